@@ -16,7 +16,7 @@ import { listingsOf } from '../src/match/kustomize-fills.js';
 import { streamOf } from '../src/match/namespaces.js';
 import { joinCapped } from '../src/text/list.js';
 
-const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).';
+const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the file as its install does (helm template, envsubst, a sed or make step) and lint the output (… | admission-lint -).';
 
 function toViolation(error: FieldError, object?: AdmissionObject): Violation<'rejected' | 'placeholder' | 'fragment'> {
   // A value that is a template placeholder is named as one: the fix is to render, not to edit.

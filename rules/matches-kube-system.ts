@@ -3,7 +3,7 @@ import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
-import { KUBE_SYSTEM, kubeSystemInterceptions, unexcludedKey, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
+import { describeResource, KUBE_SYSTEM, kubeSystemInterceptions, unexcludedKey, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
 // Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
 import { criticalForTimeout, ignoresWithLongTimeout, IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
 import { settingsApply } from '../src/match/reachability.js';
@@ -25,11 +25,6 @@ import { elideMiddle, joinCapped } from '../src/text/list.js';
 
 
 
-function describeResource(match: { group: string; resource: string; subresource: string }): string {
-  const group = match.group === '' ? 'core' : match.group;
-  const resource = match.resource === '*' ? `all ${group} resources` : `${match.resource}${match.subresource ? `/${match.subresource}` : ''} (${group})`;
-  return resource;
-}
 
 // ─── Admission policies ───
 

@@ -2,7 +2,9 @@ import { isRecord } from '../src/json.js';
 import { formatKubeVersion, isAtLeast, type KubeVersion } from '../src/kube/version.js';
 import { ADMISSION_GROUP, POLICY_KINDS, type PolicyKind } from '../src/model/types.js';
 import { isV1beta1 } from '../src/model/webhooks.js';
-import type { PolicyObject } from '../src/model/objects.js';
+import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import { describeResource, kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
+import type { RunScope } from '../src/run-scope.js';
 import { isBindingKind, policyNameOf } from '../src/model/policies.js';
 import { elideMiddle } from '../src/text/list.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
@@ -118,7 +120,7 @@ const V1_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
  * message when a failurePolicy would change (silently, unlike a missing required field, which the
  * API server names); `help` counts the webhooks each applies to.
  */
-function v1Gaps(written: unknown): { suffix: string; help: string } {
+function v1Gaps(written: unknown, kubeSystem: KubeSystemExposure | undefined): { suffix: string; help: string } {
   const webhooks = isRecord(written) && Array.isArray(written.webhooks) ? written.webhooks.filter(isRecord) : [];
   const count = (test: (webhook: Record<string, unknown>) => boolean): number => webhooks.filter(test).length;
   const sideEffectsMissing = count((webhook) => webhook.sideEffects == null);
@@ -133,10 +135,40 @@ function v1Gaps(written: unknown): { suffix: string; help: string } {
     ...(reviewVersions > 0 ? [`admissionReviewVersions is missing from ${of(reviewVersions)}`] : []),
     ...(failurePolicy > 0 ? [`failurePolicy is missing from ${of(failurePolicy)} (Ignore in v1beta1, Fail in v1)`] : []),
   ];
-  return {
-    suffix: failurePolicy > 0 ? '; v1 makes its failurePolicy Fail' : '',
-    help: here.length === 0 ? '' : ` Here ${here.join('; ')}.`,
-  };
+  // The message stays short (the longest kind, and the target, leave ~40 characters): the help names the webhook and the write.
+  const suffix = kubeSystem?.defaulted === true ? '; v1 makes it fail closed in kube-system' : failurePolicy > 0 ? '; v1 makes its failurePolicy Fail' : kubeSystem !== undefined ? '; on v1 it fails closed in kube-system' : '';
+  const exposed =
+    kubeSystem === undefined
+      ? ''
+      : ` On v1, webhook "${elideMiddle(kubeSystem.webhook, 60)}" intercepts ${kubeSystem.resource} in kube-system with failurePolicy Fail: while it is down, the control plane's writes there are rejected (see matches-kube-system).`;
+  return { suffix, help: `${here.length === 0 ? '' : ` Here ${here.join('; ')}.`}${exposed}` };
+}
+
+/** A webhook that fails closed on v1 over a write the control plane makes in kube-system (matches-kube-system's error case). */
+interface KubeSystemExposure {
+  readonly webhook: string;
+  readonly resource: string;
+  /** Fail only because v1 defaults an unwritten failurePolicy so. */
+  readonly defaulted: boolean;
+}
+
+/**
+ * What moving a v1beta1 configuration to v1 exposes in kube-system: the first webhook whose
+ * failurePolicy is Fail on v1 (written so, or unwritten) and that meets the control plane's own
+ * creates and updates there. The configuration is never called while its version is not served,
+ * so matches-kube-system says nothing of it (hold-outs 33-35: the move was the finding).
+ */
+function kubeSystemExposure(object: WebhookConfigurationObject, run: RunScope): KubeSystemExposure | undefined {
+  const webhooks = isRecord(object.written) && Array.isArray(object.written.webhooks) ? object.written.webhooks : [];
+  for (const interception of kubeSystemInterceptions(object, run)) {
+    if (interception.deleteOnly || interception.evictionsOnly || interception.installerWritesOnly) continue;
+    const written = webhooks[interception.entry.index];
+    const failurePolicy = isRecord(written) ? written.failurePolicy : undefined;
+    if (failurePolicy != null && failurePolicy !== 'Fail') continue;
+    const resource = interception.everything ? 'every resource of every group' : describeResource(interception.match);
+    return { webhook: interception.entry.label, resource, defaulted: failurePolicy == null };
+  }
+  return undefined;
 }
 
 export const rule = defineObjectRule({
@@ -173,7 +205,7 @@ export const rule = defineObjectRule({
     return {
       webhookConfiguration(object) {
         if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
-        const gaps = v1Gaps(object.written);
+        const gaps = v1Gaps(object.written, kubeSystemExposure(object, run));
         return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(run.kubeVersion), v1: gaps.suffix }, path: ['apiVersion'], ...(gaps.help === '' ? {} : { help: `${REMOVED_HELP}${gaps.help}` }) }];
       },
       policy(object) {

@@ -19,7 +19,7 @@ function toViolation(problem: SchemaProblem, object: AdmissionObject): Violation
       data: { path: formatFieldPath(problem.path), value: JSON.stringify(value), more: '' },
       path: problem.path,
       part: problem.part,
-      help: 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).',
+      help: 'A template placeholder is not a value the API server accepts: render the file as its install does (helm template, envsubst, a sed or make step) and lint the output (… | admission-lint -).',
     };
   }
   return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part, ...(problem.booleanForString ? { fixHint: { kind: 'boolean-for-string' as const } } : {}) };

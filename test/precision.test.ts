@@ -307,3 +307,16 @@ describe('one finding per cause: a label key meant to name kube-system', () => {
     expect(findings.map((f) => f.message).filter((m) => m.includes('"name"'))).toHaveLength(3);
   });
 });
+
+describe('never-called webhooks: what the move to v1 exposes', () => {
+  it('removed-api-version names the webhook that would fail closed in kube-system, in its help', async () => {
+    const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'removed-api-version', 'invalid', 'v1beta1-kube-system.yaml'), 'utf8');
+    const findings = await lintText(text);
+    // Never called: no finding about its calls, only the version's.
+    expect(findings.filter((f) => f.severity !== 'info').map((f) => f.ruleId)).toEqual(['removed-api-version', 'removed-api-version', 'removed-api-version', 'removed-api-version']);
+    const [injector, images, audit] = findings.filter((f) => f.ruleId === 'removed-api-version');
+    expect(injector!.help).toContain('On v1, webhook "inject.example.com" intercepts pods (core) in kube-system with failurePolicy Fail');
+    expect(images!.help).toContain('webhook "images.example.com" intercepts pods (core) in kube-system');
+    expect(audit!.help).not.toContain('On v1');
+  });
+});

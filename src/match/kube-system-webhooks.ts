@@ -65,6 +65,12 @@ export function kubeSystemInterceptions(object: WebhookConfigurationObject, cont
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
 
+/** A system write as messages name it: `pods (core)`, `leases (coordination.k8s.io)`, `all apps resources`. */
+export function describeResource(match: Pick<BuiltinMatch, 'group' | 'resource' | 'subresource'>): string {
+  const group = match.group === '' ? 'core' : match.group;
+  return match.resource === '*' ? `all ${group} resources` : `${match.resource}${match.subresource ? `/${match.subresource}` : ''} (${group})`;
+}
+
 /**
  * The key of a namespaceSelector requirement meant to exclude kube-system that does not:
  * `NotIn [kube-system]` on a label key kube-system does not carry (`name`, a convention some
