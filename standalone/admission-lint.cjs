@@ -47017,7 +47017,7 @@ var init_pod_security_labels = __esm({
 
 // dist/src/psa/checks/go-text.js
 function goString(text) {
-  return text.replace(LONE_SURROGATE, "\uFFFD");
+  return text.isWellFormed() ? text : text.replace(LONE_SURROGATE, "\uFFFD");
 }
 function codePointRank(unit) {
   if (unit >= 55296 && unit <= 57343)
@@ -48101,14 +48101,14 @@ function objects(object, key2) {
   });
   return out;
 }
-function capabilityList(capabilities, key2, path) {
+function capabilityList(capabilities, key2, path, pathOf2) {
   const value = member(capabilities, key2);
   if (!Array.isArray(value))
     return [];
   const out = [];
   value.forEach((item, index) => {
     if (typeof item === "string")
-      out.push({ name: goString(item), path: [...path, key2, index] });
+      out.push({ name: goString(item), path: pathOf2(path, key2, index) });
   });
   return out;
 }
@@ -48117,17 +48117,17 @@ function decodeSeLinuxOptions(options) {
     return void 0;
   return { type: string(options, "type"), user: string(options, "user"), role: string(options, "role") };
 }
-function decodeAppArmorProfile(securityContext, path) {
+function decodeAppArmorProfile(securityContext, path, pathOf2) {
   const profile = struct(securityContext, "appArmorProfile");
   if (profile === void 0)
     return void 0;
   return {
     type: string(profile, "type"),
     hasLocalhostProfile: optionalString(profile, "localhostProfile") !== void 0,
-    path: [...path, "appArmorProfile", "type"]
+    path: pathOf2(path, "appArmorProfile", "type")
   };
 }
-function decodeCommonSecurityContext(securityContext, path) {
+function commonFields(securityContext, path, pathOf2) {
   const seccompProfile = struct(securityContext, "seccompProfile");
   const windowsOptions = struct(securityContext, "windowsOptions");
   return {
@@ -48136,37 +48136,52 @@ function decodeCommonSecurityContext(securityContext, path) {
     seccompProfile: seccompProfile === void 0 ? void 0 : { type: string(seccompProfile, "type") },
     seLinuxOptions: decodeSeLinuxOptions(struct(securityContext, "seLinuxOptions")),
     windowsOptions: windowsOptions === void 0 ? void 0 : { hostProcess: optionalBool(windowsOptions, "hostProcess") },
-    appArmorProfile: decodeAppArmorProfile(securityContext, path)
+    appArmorProfile: decodeAppArmorProfile(securityContext, path, pathOf2)
   };
 }
-function decodePodSecurityContext(spec) {
+function decodePodSecurityContext(spec, pathOf2) {
   const securityContext = struct(spec, "securityContext");
   if (securityContext === void 0)
     return void 0;
-  const path = ["spec", "securityContext"];
+  const path = pathOf2([], "spec", "securityContext");
   const sysctls2 = objects(securityContext, "sysctls").map(({ item, index }) => ({
     name: string(item, "name"),
-    path: [...path, "sysctls", index, "name"]
+    path: pathOf2(path, "sysctls", index, "name")
   }));
-  return { ...decodeCommonSecurityContext(securityContext, path), sysctls: sysctls2 };
+  const common = commonFields(securityContext, path, pathOf2);
+  return {
+    runAsNonRoot: common.runAsNonRoot,
+    runAsUser: common.runAsUser,
+    seccompProfile: common.seccompProfile,
+    seLinuxOptions: common.seLinuxOptions,
+    windowsOptions: common.windowsOptions,
+    appArmorProfile: common.appArmorProfile,
+    sysctls: sysctls2
+  };
 }
-function decodeCapabilities(securityContext, securityContextPath) {
+function decodeCapabilities(securityContext, securityContextPath, pathOf2) {
   const capabilities = struct(securityContext, "capabilities");
   if (capabilities === void 0)
     return void 0;
-  const path = [...securityContextPath, "capabilities"];
-  return { add: capabilityList(capabilities, "add", path), drop: capabilityList(capabilities, "drop", path) };
+  const path = pathOf2(securityContextPath, "capabilities");
+  return { add: capabilityList(capabilities, "add", path, pathOf2), drop: capabilityList(capabilities, "drop", path, pathOf2) };
 }
-function decodeSecurityContext(container2, containerPath) {
+function decodeSecurityContext(container2, containerPath, pathOf2) {
   const securityContext = struct(container2, "securityContext");
   if (securityContext === void 0)
     return void 0;
-  const path = [...containerPath, "securityContext"];
+  const path = pathOf2(containerPath, "securityContext");
+  const common = commonFields(securityContext, path, pathOf2);
   return {
-    ...decodeCommonSecurityContext(securityContext, path),
+    runAsNonRoot: common.runAsNonRoot,
+    runAsUser: common.runAsUser,
+    seccompProfile: common.seccompProfile,
+    seLinuxOptions: common.seLinuxOptions,
+    windowsOptions: common.windowsOptions,
+    appArmorProfile: common.appArmorProfile,
     privileged: optionalBool(securityContext, "privileged"),
     allowPrivilegeEscalation: optionalBool(securityContext, "allowPrivilegeEscalation"),
-    capabilities: decodeCapabilities(securityContext, path),
+    capabilities: decodeCapabilities(securityContext, path, pathOf2),
     procMount: optionalString(securityContext, "procMount")
   };
 }
@@ -48180,23 +48195,23 @@ function decodeHandler(handler) {
     tcpSocket: tcpSocket === void 0 ? void 0 : { host: string(tcpSocket, "host") }
   };
 }
-function decodePorts(container2, containerPath) {
+function decodePorts(container2, containerPath, pathOf2) {
   return objects(container2, "ports").map(({ item, index }) => ({
-    path: [...containerPath, "ports", index],
+    path: pathOf2(containerPath, "ports", index),
     containerPort: optionalInt(item, "containerPort", 32) ?? 0,
     hostPort: optionalInt(item, "hostPort", 32) ?? 0,
     hostPortField: "hostPort"
   }));
 }
-function decodeContainers(spec, key2) {
+function decodeContainers(spec, key2, pathOf2) {
   return objects(spec, key2).map(({ item, index }) => {
-    const path = ["spec", key2, index];
+    const path = pathOf2([], "spec", key2, index);
     const lifecycle = struct(item, "lifecycle");
     return {
       name: string(item, "name"),
       path,
-      securityContext: decodeSecurityContext(item, path),
-      ports: decodePorts(item, path),
+      securityContext: decodeSecurityContext(item, path, pathOf2),
+      ports: decodePorts(item, path, pathOf2),
       livenessProbe: decodeHandler(struct(item, "livenessProbe")),
       readinessProbe: decodeHandler(struct(item, "readinessProbe")),
       startupProbe: decodeHandler(struct(item, "startupProbe")),
@@ -48204,10 +48219,10 @@ function decodeContainers(spec, key2) {
     };
   });
 }
-function decodeVolumes(spec) {
+function decodeVolumes(spec, pathOf2) {
   return objects(spec, "volumes").map(({ item, index }) => ({
     name: string(item, "name"),
-    path: ["spec", "volumes", index],
+    path: pathOf2([], "spec", "volumes", index),
     sources: VOLUME_SOURCE_KEYS.filter((key2) => struct(item, key2) !== void 0)
   }));
 }
@@ -48222,7 +48237,7 @@ function decodeAnnotations(metadata2) {
   }
   return annotations;
 }
-function decodeSpec(spec) {
+function decodeSpec(spec, pathOf2) {
   const os = struct(spec, "os");
   return {
     osName: os === void 0 ? void 0 : string(os, "name"),
@@ -48230,20 +48245,20 @@ function decodeSpec(spec) {
     hostNetwork: optionalBool(spec, "hostNetwork") === true,
     hostPID: optionalBool(spec, "hostPID") === true,
     hostIPC: optionalBool(spec, "hostIPC") === true,
-    securityContext: decodePodSecurityContext(spec),
-    initContainers: decodeContainers(spec, "initContainers"),
-    containers: decodeContainers(spec, "containers"),
-    ephemeralContainers: decodeContainers(spec, "ephemeralContainers"),
-    volumes: decodeVolumes(spec)
+    securityContext: decodePodSecurityContext(spec, pathOf2),
+    initContainers: decodeContainers(spec, "initContainers", pathOf2),
+    containers: decodeContainers(spec, "containers", pathOf2),
+    ephemeralContainers: decodeContainers(spec, "ephemeralContainers", pathOf2),
+    volumes: decodeVolumes(spec, pathOf2)
   };
 }
-function decodePod(podMetadata, podSpec2) {
+function decodePod(podMetadata, podSpec2, { paths = true } = {}) {
   return {
     annotations: decodeAnnotations(isRecord2(podMetadata) ? podMetadata : void 0),
-    spec: decodeSpec(isRecord2(podSpec2) ? podSpec2 : void 0)
+    spec: decodeSpec(isRecord2(podSpec2) ? podSpec2 : void 0, paths ? withPaths : withoutPaths)
   };
 }
-var INT32_LIMIT, INT64_LIMIT;
+var withPaths, NO_PATH, withoutPaths, INT32_LIMIT, INT64_LIMIT;
 var init_decode = __esm({
   "dist/src/psa/checks/decode.js"() {
     "use strict";
@@ -48251,6 +48266,9 @@ var init_decode = __esm({
     init_json();
     init_go_text();
     init_model();
+    withPaths = (base, ...parts) => [...base, ...parts];
+    NO_PATH = Object.freeze([]);
+    withoutPaths = () => NO_PATH;
     INT32_LIMIT = 2 ** 31;
     INT64_LIMIT = 2 ** 63;
   }
@@ -49465,7 +49483,7 @@ function podPassesAll(levels, podMetadata, podSpec2) {
     if (level === "privileged" || passed.has(`${level}:${minor2}`))
       continue;
     passed.add(`${level}:${minor2}`);
-    pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2), "pod");
+    pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2, { paths: false }), "pod");
     for (const check6 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
       if (check6.checkPod(pod) !== void 0)
         return false;
@@ -71005,4 +71023,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 9f133bc2ad712a0e5ae3260e69a1c3533ccd67633318e1c81a86f7e7420dca07
+//# admission-lint-build 1907aeabffe909c80afe837a193ddb2897aad0349608acb8f0420b2783cc4c20

@@ -14,7 +14,7 @@ import { appArmorProfileV1Dot0 } from '../src/psa/checks/app-armor-profile.js';
 import { capabilitiesBaselineV1Dot0 } from '../src/psa/checks/capabilities-baseline.js';
 import { capabilitiesRestrictedV1Dot22, capabilitiesRestrictedV1Dot25 } from '../src/psa/checks/capabilities-restricted.js';
 import { decodePod } from '../src/psa/checks/decode.js';
-import { compareGoStrings, goQuote } from '../src/psa/checks/go-text.js';
+import { compareGoStrings, goQuote, goString } from '../src/psa/checks/go-text.js';
 import { hostNamespacesV1Dot0 } from '../src/psa/checks/host-namespaces.js';
 import { hostPathVolumesV1Dot0 } from '../src/psa/checks/host-path-volumes.js';
 import { hostPortsV1Dot0 } from '../src/psa/checks/host-ports.js';
@@ -1066,6 +1066,12 @@ describe('Go text', () => {
     expect(goQuote('\u{e0001}\u{1f600}')).toBe('"\\U000e0001\u{1f600}"');
     // encoding/json reads an unpaired surrogate escape as U+FFFD, which is printable.
     expect(goQuote('a\ud800b')).toBe('"a\ufffdb"');
+  });
+
+  it('reads a string as Go holds it: each unpaired surrogate U+FFFD, all else as it is', () => {
+    expect(goString('plain é 日本 \u{1f600}')).toBe('plain é 日本 \u{1f600}');
+    expect(goString('a\ud800b\udc00c\ud83d')).toBe('a\ufffdb\ufffdc\ufffd');
+    expect(goString('\udc00\ud800')).toBe('\ufffd\ufffd');
   });
 
   it('sorts as Go strings (UTF-8 byte order), not UTF-16 code units', () => {

@@ -31,6 +31,16 @@ import {
 
 type JsonObject = Record<string, unknown>;
 
+/**
+ * Builds the field paths of the view, which only failures' details read: podPassesAll asks for
+ * none, and every path is then one shared empty array (the paths were most of what deciding a
+ * pod allocated).
+ */
+type PathOf = (base: FieldPath, ...parts: (string | number)[]) => FieldPath;
+const withPaths: PathOf = (base, ...parts) => [...base, ...parts];
+const NO_PATH: FieldPath = Object.freeze([]) as unknown as FieldPath;
+const withoutPaths: PathOf = () => NO_PATH;
+
 /** An own member: never a prototype property such as `constructor`. */
 function member(object: JsonObject | undefined, key: string): unknown {
   return object !== undefined && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
@@ -83,12 +93,12 @@ function objects(object: JsonObject | undefined, key: string): { item: JsonObjec
 }
 
 /** A []Capability, each with its path; items that are not strings are skipped. */
-function capabilityList(capabilities: JsonObject, key: 'add' | 'drop', path: FieldPath): CapabilityView[] {
+function capabilityList(capabilities: JsonObject, key: 'add' | 'drop', path: FieldPath, pathOf: PathOf): CapabilityView[] {
   const value = member(capabilities, key);
   if (!Array.isArray(value)) return [];
   const out: CapabilityView[] = [];
   value.forEach((item: unknown, index) => {
-    if (typeof item === 'string') out.push({ name: goString(item), path: [...path, key, index] });
+    if (typeof item === 'string') out.push({ name: goString(item), path: pathOf(path, key, index) });
   });
   return out;
 }
@@ -98,17 +108,18 @@ function decodeSeLinuxOptions(options: JsonObject | undefined): SELinuxOptionsVi
   return { type: string(options, 'type'), user: string(options, 'user'), role: string(options, 'role') };
 }
 
-function decodeAppArmorProfile(securityContext: JsonObject | undefined, path: FieldPath): AppArmorProfileView | undefined {
+function decodeAppArmorProfile(securityContext: JsonObject | undefined, path: FieldPath, pathOf: PathOf): AppArmorProfileView | undefined {
   const profile = struct(securityContext, 'appArmorProfile');
   if (profile === undefined) return undefined;
   return {
     type: string(profile, 'type'),
     hasLocalhostProfile: optionalString(profile, 'localhostProfile') !== undefined,
-    path: [...path, 'appArmorProfile', 'type'],
+    path: pathOf(path, 'appArmorProfile', 'type'),
   };
 }
 
-function decodeCommonSecurityContext(securityContext: JsonObject | undefined, path: FieldPath): CommonSecurityContextView {
+/** The fields both kinds of security context hold (one object literal each: spreading one into the other was slow). */
+function commonFields(securityContext: JsonObject | undefined, path: FieldPath, pathOf: PathOf): CommonSecurityContextView {
   const seccompProfile = struct(securityContext, 'seccompProfile');
   const windowsOptions = struct(securityContext, 'windowsOptions');
   return {
@@ -117,37 +128,52 @@ function decodeCommonSecurityContext(securityContext: JsonObject | undefined, pa
     seccompProfile: seccompProfile === undefined ? undefined : { type: string(seccompProfile, 'type') },
     seLinuxOptions: decodeSeLinuxOptions(struct(securityContext, 'seLinuxOptions')),
     windowsOptions: windowsOptions === undefined ? undefined : { hostProcess: optionalBool(windowsOptions, 'hostProcess') },
-    appArmorProfile: decodeAppArmorProfile(securityContext, path),
+    appArmorProfile: decodeAppArmorProfile(securityContext, path, pathOf),
   };
 }
 
-function decodePodSecurityContext(spec: JsonObject | undefined): PodSecurityContextView | undefined {
+function decodePodSecurityContext(spec: JsonObject | undefined, pathOf: PathOf): PodSecurityContextView | undefined {
   const securityContext = struct(spec, 'securityContext');
   if (securityContext === undefined) return undefined;
-  const path = ['spec', 'securityContext'];
+  const path = pathOf([], 'spec', 'securityContext');
   const sysctls: SysctlView[] = objects(securityContext, 'sysctls').map(({ item, index }) => ({
     name: string(item, 'name'),
-    path: [...path, 'sysctls', index, 'name'],
+    path: pathOf(path, 'sysctls', index, 'name'),
   }));
-  return { ...decodeCommonSecurityContext(securityContext, path), sysctls };
+  const common = commonFields(securityContext, path, pathOf);
+  return {
+    runAsNonRoot: common.runAsNonRoot,
+    runAsUser: common.runAsUser,
+    seccompProfile: common.seccompProfile,
+    seLinuxOptions: common.seLinuxOptions,
+    windowsOptions: common.windowsOptions,
+    appArmorProfile: common.appArmorProfile,
+    sysctls,
+  };
 }
 
-function decodeCapabilities(securityContext: JsonObject, securityContextPath: FieldPath): CapabilitiesView | undefined {
+function decodeCapabilities(securityContext: JsonObject, securityContextPath: FieldPath, pathOf: PathOf): CapabilitiesView | undefined {
   const capabilities = struct(securityContext, 'capabilities');
   if (capabilities === undefined) return undefined;
-  const path = [...securityContextPath, 'capabilities'];
-  return { add: capabilityList(capabilities, 'add', path), drop: capabilityList(capabilities, 'drop', path) };
+  const path = pathOf(securityContextPath, 'capabilities');
+  return { add: capabilityList(capabilities, 'add', path, pathOf), drop: capabilityList(capabilities, 'drop', path, pathOf) };
 }
 
-function decodeSecurityContext(container: JsonObject, containerPath: FieldPath): SecurityContextView | undefined {
+function decodeSecurityContext(container: JsonObject, containerPath: FieldPath, pathOf: PathOf): SecurityContextView | undefined {
   const securityContext = struct(container, 'securityContext');
   if (securityContext === undefined) return undefined;
-  const path = [...containerPath, 'securityContext'];
+  const path = pathOf(containerPath, 'securityContext');
+  const common = commonFields(securityContext, path, pathOf);
   return {
-    ...decodeCommonSecurityContext(securityContext, path),
+    runAsNonRoot: common.runAsNonRoot,
+    runAsUser: common.runAsUser,
+    seccompProfile: common.seccompProfile,
+    seLinuxOptions: common.seLinuxOptions,
+    windowsOptions: common.windowsOptions,
+    appArmorProfile: common.appArmorProfile,
     privileged: optionalBool(securityContext, 'privileged'),
     allowPrivilegeEscalation: optionalBool(securityContext, 'allowPrivilegeEscalation'),
-    capabilities: decodeCapabilities(securityContext, path),
+    capabilities: decodeCapabilities(securityContext, path, pathOf),
     procMount: optionalString(securityContext, 'procMount'),
   };
 }
@@ -163,24 +189,24 @@ function decodeHandler(handler: JsonObject | undefined): HandlerView | undefined
   };
 }
 
-function decodePorts(container: JsonObject, containerPath: FieldPath): PortView[] {
+function decodePorts(container: JsonObject, containerPath: FieldPath, pathOf: PathOf): PortView[] {
   return objects(container, 'ports').map(({ item, index }) => ({
-    path: [...containerPath, 'ports', index],
+    path: pathOf(containerPath, 'ports', index),
     containerPort: optionalInt(item, 'containerPort', 32) ?? 0,
     hostPort: optionalInt(item, 'hostPort', 32) ?? 0,
     hostPortField: 'hostPort',
   }));
 }
 
-function decodeContainers(spec: JsonObject | undefined, key: 'initContainers' | 'containers' | 'ephemeralContainers'): ContainerView[] {
+function decodeContainers(spec: JsonObject | undefined, key: 'initContainers' | 'containers' | 'ephemeralContainers', pathOf: PathOf): ContainerView[] {
   return objects(spec, key).map(({ item, index }) => {
-    const path = ['spec', key, index];
+    const path = pathOf([], 'spec', key, index);
     const lifecycle = struct(item, 'lifecycle');
     return {
       name: string(item, 'name'),
       path,
-      securityContext: decodeSecurityContext(item, path),
-      ports: decodePorts(item, path),
+      securityContext: decodeSecurityContext(item, path, pathOf),
+      ports: decodePorts(item, path, pathOf),
       livenessProbe: decodeHandler(struct(item, 'livenessProbe')),
       readinessProbe: decodeHandler(struct(item, 'readinessProbe')),
       startupProbe: decodeHandler(struct(item, 'startupProbe')),
@@ -192,10 +218,10 @@ function decodeContainers(spec: JsonObject | undefined, key: 'initContainers' | 
   });
 }
 
-function decodeVolumes(spec: JsonObject | undefined): VolumeView[] {
+function decodeVolumes(spec: JsonObject | undefined, pathOf: PathOf): VolumeView[] {
   return objects(spec, 'volumes').map(({ item, index }) => ({
     name: string(item, 'name'),
-    path: ['spec', 'volumes', index],
+    path: pathOf([], 'spec', 'volumes', index),
     sources: VOLUME_SOURCE_KEYS.filter((key) => struct(item, key) !== undefined),
   }));
 }
@@ -210,7 +236,7 @@ function decodeAnnotations(metadata: JsonObject | undefined): Map<string, string
   return annotations;
 }
 
-function decodeSpec(spec: JsonObject | undefined): PodSpecView {
+function decodeSpec(spec: JsonObject | undefined, pathOf: PathOf): PodSpecView {
   const os = struct(spec, 'os');
   return {
     osName: os === undefined ? undefined : string(os, 'name'),
@@ -218,18 +244,21 @@ function decodeSpec(spec: JsonObject | undefined): PodSpecView {
     hostNetwork: optionalBool(spec, 'hostNetwork') === true,
     hostPID: optionalBool(spec, 'hostPID') === true,
     hostIPC: optionalBool(spec, 'hostIPC') === true,
-    securityContext: decodePodSecurityContext(spec),
-    initContainers: decodeContainers(spec, 'initContainers'),
-    containers: decodeContainers(spec, 'containers'),
-    ephemeralContainers: decodeContainers(spec, 'ephemeralContainers'),
-    volumes: decodeVolumes(spec),
+    securityContext: decodePodSecurityContext(spec, pathOf),
+    initContainers: decodeContainers(spec, 'initContainers', pathOf),
+    containers: decodeContainers(spec, 'containers', pathOf),
+    ephemeralContainers: decodeContainers(spec, 'ephemeralContainers', pathOf),
+    volumes: decodeVolumes(spec, pathOf),
   };
 }
 
-/** The pod view of a pod's (or pod template's) metadata and spec, as Go would decode them. */
-export function decodePod(podMetadata: unknown, podSpec: unknown): PodView {
+/**
+ * The pod view of a pod's (or pod template's) metadata and spec, as Go would decode them.
+ * `paths: false`: every field path is empty (for a verdict without details, podPassesAll).
+ */
+export function decodePod(podMetadata: unknown, podSpec: unknown, { paths = true }: { readonly paths?: boolean } = {}): PodView {
   return {
     annotations: decodeAnnotations(isRecord(podMetadata) ? podMetadata : undefined),
-    spec: decodeSpec(isRecord(podSpec) ? podSpec : undefined),
+    spec: decodeSpec(isRecord(podSpec) ? podSpec : undefined, paths ? withPaths : withoutPaths),
   };
 }
