@@ -5,12 +5,12 @@ import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import type { LabelSelector, RuleWithOperations } from '../src/model/types.js';
 import type { Severity } from '../src/severity.js';
 import { isAtLeast } from '../src/kube/version.js';
-import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
-import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
-import { KUBE_SYSTEM, kubeSystemInterceptions, unexcludedKey } from '../src/match/kube-system-webhooks.js';
+import { webhooksOf } from '../src/model/webhooks.js';
+import { KUBE_SYSTEM, unexcludedRequirement } from '../src/match/kube-system-webhooks.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { elideMiddle, joinCapped } from '../src/text/list.js';
 import { runPatchesChanging } from '../src/match/patched.js';
@@ -122,7 +122,7 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   const optIn = openOptIn(run, match.namespaceSelector, trusted, undefined);
   const found = selectorKeys(match.namespaceSelector)
     .filter(({ key }) => !trusted.has(key))
-    .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
+    .map(({ key, where }): KeyViolation => {
       const verdict = judge(run, key, optsOut(match.namespaceSelector, where), !mutating, builtins, undefined, optIn);
       return {
         messageId: verdict.severity === 'warning' ? 'optOutPolicy' : mutating ? 'mutatingPolicy' : 'validatingPolicy',
@@ -143,14 +143,20 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
  * others (hold-out 26: an opt-in of three labels was three infos). Opt-outs are alternatives
  * ("a" or "b" takes a namespace out), the labels of an opt-in all needed ("a", "b" and "c").
  */
-function groupedByCause(found: readonly (Violation<MessageId> & { readonly key: string })[]): Violation<MessageId>[] {
-  const groups = new Map<string, (Violation<MessageId> & { readonly key: string })[]>();
+/**
+ * A key's finding; `apart`: a key meant to exclude kube-system that kube-system lacks (the `name`
+ * label), a finding of its own, which matches-kube-system's covers when it names the key.
+ */
+type KeyViolation = Violation<MessageId> & { readonly key: string; readonly apart?: true };
+
+function groupedByCause(found: readonly KeyViolation[]): Violation<MessageId>[] {
+  const groups = new Map<string, KeyViolation[]>();
   for (const violation of found) {
-    const cause = `${violation.messageId}\0${String(violation.data?.why ?? '')}\0${violation.severity}`;
+    const cause = `${violation.messageId}\0${String(violation.data?.why ?? '')}\0${violation.severity}\0${violation.apart === true ? 'apart' : ''}`;
     groups.set(cause, [...(groups.get(cause) ?? []), violation]);
   }
   return [...groups.values()].map(([first, ...others]) => {
-    const { key: _key, ...violation } = first!;
+    const { key: _key, apart: _apart, ...violation } = first!;
     const optOut = violation.messageId === 'optOut' || violation.messageId === 'optOutPolicy';
     const keys = joinCapped([first!, ...others].map((each) => `"${each.key}"`), 2, { conjunction: optOut ? 'or' : 'and', width: 60 });
     const data = { ...violation.data, keys, labels: `${others.length === 0 ? 'label' : 'labels'} ${keys}` };
@@ -158,20 +164,6 @@ function groupedByCause(found: readonly (Violation<MessageId> & { readonly key: 
     return { ...violation, data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
   });
 }
-
-/**
- * One cause, one finding: a `NotIn [kube-system]` on a key kube-system does not carry (`name`)
- * is reported by matches-kube-system, when it runs and the webhook meets kube-system's writes:
- * the key meant to name namespaces is the mistake, and its fix (kubernetes.io/metadata.name)
- * also takes the opt-out away (hold-out 35).
- */
-function unexcludedKeyReported(object: WebhookConfigurationObject, entry: WebhookEntry, run: RuleRun): string | undefined {
-  if (!run.runsAsDesigned(MATCHES_KUBE_SYSTEM)) return undefined;
-  const key = unexcludedKey(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM));
-  return key !== undefined && kubeSystemInterceptions(object, run).some((interception) => interception.entry.index === entry.index) ? key : undefined;
-}
-
-const MATCHES_KUBE_SYSTEM = 'matches-kube-system';
 
 export const rule = defineObjectRule({
   meta: {
@@ -207,10 +199,12 @@ export const rule = defineObjectRule({
           const builtins = rulesMatchBuiltins(entry.webhook.rules, run.discovery);
           const backend = backendOf(entry.webhook);
           const optIn = openOptIn(run, selector, trusted, backend);
-          const reportedKey = unexcludedKeyReported(object, entry, run);
+          // The key meant to name kube-system, which kube-system lacks: a finding of its own, which
+          // matches-kube-system's finding covers when it names the key (one cause, hold-out 35).
+          const kubeSystemKey = unexcludedRequirement(selector, namespaceLabels(run, KUBE_SYSTEM));
           const found = selectorKeys(selector)
-            .filter(({ key }) => !trusted.has(key) && key !== reportedKey)
-            .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
+            .filter(({ key }) => !trusted.has(key))
+            .map(({ key, where }): KeyViolation => {
               const optOut = optsOut(selector, where);
               // NotIn one value only: the one level that skips the check (s47e 1, 2: DoesNotExist, or a second value, skips it for any).
               const requirement = where[0] === 'matchExpressions' ? selector?.matchExpressions?.[where[1] as number] : undefined;
@@ -228,6 +222,7 @@ export const rule = defineObjectRule({
                 severity: verdict.severity,
                 help: verdict.help,
                 key,
+                ...(where[0] === 'matchExpressions' && where[1] === kubeSystemKey?.index ? { apart: true } : {}),
               };
             });
           return groupedByCause(found);

@@ -3,7 +3,7 @@ import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
-import { describeResource, KUBE_SYSTEM, kubeSystemInterceptions, unexcludedKey, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
+import { describeResource, KUBE_SYSTEM, kubeSystemInterceptions, unexcludedRequirement, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
 // Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
 import { criticalForTimeout, ignoresWithLongTimeout, IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
 import { settingsApply } from '../src/match/reachability.js';
@@ -16,7 +16,7 @@ import { conditionsOutcome, othersMayBeCalled, systemWritersOf, validationsOutco
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingCanReject, bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import type { LabelSelector, MatchCondition, RuleWithOperations } from '../src/model/types.js';
+import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
@@ -299,10 +299,9 @@ function timeoutReportedElsewhere(object: WebhookConfigurationObject, intercepti
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run);
 }
 
-/** Why a namespaceSelector meant to exclude kube-system does not (unexcludedKey); empty when it is not that. */
-function unexcludedNote(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): string {
-  const key = unexcludedKey(selector, labels);
-  return key === undefined ? '' : `: kube-system has no label "${key}" for its namespaceSelector to exclude`;
+/** Why a namespaceSelector meant to exclude kube-system does not (unexcludedRequirement); empty when it is not that. */
+function unexcludedNote(requirement: { readonly key: string } | undefined): string {
+  return requirement === undefined ? '' : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
 }
 
 export const rule = defineObjectRule({
@@ -350,6 +349,9 @@ export const rule = defineObjectRule({
             const { severity, why } = webhookSeverity(interception, ignore, timeout);
             const failurePolicy = [...entry.path, 'failurePolicy'];
             const defaulted = isDefaulted(object, failurePolicy);
+            const unexcluded = unexcludedRequirement(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM));
+            // The mis-keyed exclusion is also an opt-out label (editable-namespace-selector): this finding names it.
+            const keyCovered = unexcluded === undefined ? [] : [{ ruleId: 'editable-namespace-selector', path: [...entry.path, 'namespaceSelector', 'matchExpressions', unexcluded.index, 'key'] }];
             return {
               label: entry.label,
               webhook: entry.webhook,
@@ -359,13 +361,13 @@ export const rule = defineObjectRule({
                 timeout,
                 defaulted: defaulted ? ' (the API default)' : '',
                 patched,
-                unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM)),
+                unexcluded: unexcludedNote(unexcluded),
               },
               path: [...entry.path, 'rules', rule],
               severity,
               help: `${why} ${WEBHOOK_FIX}`,
               // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
-              ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
+              ...(defaulted || keyCovered.length > 0 ? { covers: [...(defaulted ? [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] : []), ...keyCovered] } : {}),
             };
           }), { whereverServiceLands: true });
         return groupCopies(found);

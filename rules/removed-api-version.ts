@@ -4,10 +4,11 @@ import { ADMISSION_GROUP, POLICY_KINDS, type PolicyKind } from '../src/model/typ
 import { isV1beta1 } from '../src/model/webhooks.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { describeResource, kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
-import type { RunScope } from '../src/run-scope.js';
+import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
+import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { isBindingKind, policyNameOf } from '../src/model/policies.js';
 import { elideMiddle } from '../src/text/list.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun } from '../src/rule.js';
 
 /**
  * When each admission policy kind appeared in each version of admissionregistration.k8s.io
@@ -136,11 +137,11 @@ function v1Gaps(written: unknown, kubeSystem: KubeSystemExposure | undefined): {
     ...(failurePolicy > 0 ? [`failurePolicy is missing from ${of(failurePolicy)} (Ignore in v1beta1, Fail in v1)`] : []),
   ];
   // The message stays short (the longest kind, and the target, leave ~40 characters): the help names the webhook and the write.
-  const suffix = kubeSystem?.defaulted === true ? '; v1 makes it fail closed in kube-system' : failurePolicy > 0 ? '; v1 makes its failurePolicy Fail' : kubeSystem !== undefined ? '; on v1 it fails closed in kube-system' : '';
+  const suffix = kubeSystem?.defaulted === true ? '; v1 fails it closed in kube-system' : failurePolicy > 0 ? '; v1 makes its failurePolicy Fail' : kubeSystem !== undefined ? '; on v1 it fails closed in kube-system' : '';
   const exposed =
     kubeSystem === undefined
       ? ''
-      : ` On v1, webhook "${elideMiddle(kubeSystem.webhook, 60)}" intercepts ${kubeSystem.resource} in kube-system with failurePolicy Fail: while it is down, the control plane's writes there are rejected (see matches-kube-system).`;
+      : ` On v1, webhook "${elideMiddle(kubeSystem.webhook, 60)}" intercepts ${kubeSystem.resource} in kube-system with failurePolicy Fail: while it is down, the control plane's writes there are rejected (see ${kubeSystem.reportedBy}).`;
   return { suffix, help: `${here.length === 0 ? '' : ` Here ${here.join('; ')}.`}${exposed}` };
 }
 
@@ -150,23 +151,31 @@ interface KubeSystemExposure {
   readonly resource: string;
   /** Fail only because v1 defaults an unwritten failurePolicy so. */
   readonly defaulted: boolean;
+  /** The rule that reports it on v1: wildcard-rule for a webhook of every resource, which matches-kube-system leaves to it. */
+  readonly reportedBy: string;
 }
 
 /**
  * What moving a v1beta1 configuration to v1 exposes in kube-system: the first webhook whose
  * failurePolicy is Fail on v1 (written so, or unwritten) and that meets the control plane's own
- * creates and updates there. The configuration is never called while its version is not served,
- * so matches-kube-system says nothing of it (hold-outs 33-35: the move was the finding).
+ * creates and updates there, as matches-kube-system judges it on v1 to be an error: with the
+ * selectors its kustomize patches give it (not what only an unpatched build has), neither
+ * DELETE-only nor only installers' writes. The configuration is never called while its version
+ * is not served, so matches-kube-system says nothing of it (hold-outs 33-35: the move was the finding).
  */
-function kubeSystemExposure(object: WebhookConfigurationObject, run: RunScope): KubeSystemExposure | undefined {
+function kubeSystemExposure(object: WebhookConfigurationObject, run: RuleRun): KubeSystemExposure | undefined {
   const webhooks = isRecord(object.written) && Array.isArray(object.written.webhooks) ? object.written.webhooks : [];
-  for (const interception of kubeSystemInterceptions(object, run)) {
-    if (interception.deleteOnly || interception.evictionsOnly || interception.installerWritesOnly) continue;
+  const judged = withKustomizeSelectors(object, run);
+  const unsure = judged.unsure === undefined ? undefined : new Set(kubeSystemInterceptions(judged.unsure.object, run).map((interception) => interception.entry.index));
+  for (const interception of kubeSystemInterceptions(judged.object, run)) {
+    if (interception.deleteOnly || interception.installerWritesOnly || (unsure !== undefined && !unsure.has(interception.entry.index))) continue;
     const written = webhooks[interception.entry.index];
     const failurePolicy = isRecord(written) ? written.failurePolicy : undefined;
     if (failurePolicy != null && failurePolicy !== 'Fail') continue;
     const resource = interception.everything ? 'every resource of every group' : describeResource(interception.match);
-    return { webhook: interception.entry.label, resource, defaulted: failurePolicy == null };
+    // Judged as on v1, where it fails closed (v1beta1's default, Ignore, is what the object holds).
+    const reportedBy = reportedAsEverything({ ...interception.entry.webhook, failurePolicy: 'Fail' }, run) ? 'wildcard-rule' : 'matches-kube-system';
+    return { webhook: interception.entry.label, resource, defaulted: failurePolicy == null, reportedBy };
   }
   return undefined;
 }

@@ -6,7 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintText } from './helpers.js';
+import { lint } from '../src/engine/lint.js';
+import type { Finding } from '../src/engine/finding.js';
+import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
+import { lintText, selectRules } from './helpers.js';
+import { tempFolders } from './temp-folders.js';
+
+const folder = tempFolders('precision-test');
 
 const summary = async (text: string, only?: string[]): Promise<string[]> =>
   (await lintText(text, only ? { only } : {})).map((f) => `${f.ruleId} ${f.severity} ${f.fieldPath ?? '-'}`);
@@ -289,17 +295,30 @@ webhooks:
 describe('one finding per cause: a label key meant to name kube-system', () => {
   const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'editable-namespace-selector', 'invalid', 'name-key-for-kube-system.yaml'), 'utf8');
 
-  it('is named by matches-kube-system, and editable-namespace-selector reports only the other opt-out', async () => {
+  it('is named by matches-kube-system, whose finding covers editable-namespace-selector\'s on that key (an info)', async () => {
     const findings = await lintText(text, { only: ['matches-kube-system', 'editable-namespace-selector'] });
-    const editable = findings.filter((f) => f.ruleId === 'editable-namespace-selector').map((f) => `${f.severity} ${f.webhook} | ${f.message}`);
+    const editable = findings.filter((f) => f.ruleId === 'editable-namespace-selector').map((f) => `${f.severity}${f.coveredBy ? ` (was ${f.coveredBy.severity})` : ''} ${f.webhook} | ${f.message}`);
     expect(editable).toEqual([
+      // The key meant to name kube-system is a finding of its own: the other opt-out stays a warning.
+      'info (was warning) pods.image-gate.example.com | webhook "pods.image-gate.example.com" skips namespaces labelled "name": cluster-level users can opt one out',
       'warning pods.image-gate.example.com | webhook "pods.image-gate.example.com" skips namespaces labelled "image-gate.example.com/disable-filtering": cluster-level users can opt one out',
-      // Custom resources only: matches-kube-system has nothing to say, so the key is reported here.
+      'info (was warning) only-name.image-gate.example.com | webhook "only-name.image-gate.example.com" skips namespaces labelled "name": cluster-level users can opt one out',
+      // Custom resources only: matches-kube-system has nothing to say, nothing covers it.
       'info widgets.image-gate.example.com | namespaceSelector of webhook "widgets.image-gate.example.com" reads the namespace label "name" (custom resources only)',
     ]);
     const kubeSystem = findings.filter((f) => f.ruleId === 'matches-kube-system');
     expect(kubeSystem.map((f) => f.webhook)).toEqual(['pods.image-gate.example.com', 'only-name.image-gate.example.com']);
     for (const finding of kubeSystem) expect(finding.message).toContain('kube-system has no label "name"');
+  });
+
+  it('stays a warning where the kube-system finding is suppressed, or is not an error (Ignore)', async () => {
+    const suppressed = text.replace('    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n    namespaceSelector:\n      matchExpressions:\n        - {key: name, operator: NotIn, values: ["kube-system", "image-gate"]}', '    # admission-lint-disable-next-line matches-kube-system -- the cluster labels namespaces by name\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n    namespaceSelector:\n      matchExpressions:\n        - {key: name, operator: NotIn, values: ["kube-system", "image-gate"]}');
+    expect(suppressed).not.toBe(text);
+    const kept = await lintText(suppressed, { only: ['matches-kube-system', 'editable-namespace-selector'] });
+    expect(kept.filter((f) => f.ruleId === 'editable-namespace-selector' && f.webhook === 'pods.image-gate.example.com').map((f) => f.severity)).toEqual(['warning', 'warning']);
+    const ignore = text.replace('  - name: pods.image-gate.example.com\n', '  - name: pods.image-gate.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n');
+    const ignored = await lintText(ignore, { only: ['matches-kube-system', 'editable-namespace-selector', 'critical-resources'] });
+    expect(ignored.filter((f) => f.ruleId === 'editable-namespace-selector' && f.webhook === 'pods.image-gate.example.com').map((f) => f.severity)).toEqual(['warning', 'warning']);
   });
 
   it('is editable-namespace-selector\'s when matches-kube-system is off', async () => {
@@ -313,10 +332,58 @@ describe('never-called webhooks: what the move to v1 exposes', () => {
     const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'removed-api-version', 'invalid', 'v1beta1-kube-system.yaml'), 'utf8');
     const findings = await lintText(text);
     // Never called: no finding about its calls, only the version's.
-    expect(findings.filter((f) => f.severity !== 'info').map((f) => f.ruleId)).toEqual(['removed-api-version', 'removed-api-version', 'removed-api-version', 'removed-api-version']);
-    const [injector, images, audit] = findings.filter((f) => f.ruleId === 'removed-api-version');
+    expect(findings.filter((f) => f.severity !== 'info').map((f) => f.ruleId)).toEqual(Array(5).fill('removed-api-version'));
+    const [injector, images, audit, , disruptions] = findings.filter((f) => f.ruleId === 'removed-api-version');
     expect(injector!.help).toContain('On v1, webhook "inject.example.com" intercepts pods (core) in kube-system with failurePolicy Fail');
+    expect(injector!.help).toContain('(see matches-kube-system)');
     expect(images!.help).toContain('webhook "images.example.com" intercepts pods (core) in kube-system');
     expect(audit!.help).not.toContain('On v1');
+    expect(disruptions!.help).toContain('intercepts pods/eviction (core) in kube-system');
+    for (const finding of findings) expect(finding.message.length).toBeLessThanOrEqual(160);
+  });
+
+  it('names wildcard-rule for a webhook of every resource (matches-kube-system leaves it to that rule)', async () => {
+    const text = `apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: everything
+webhooks:
+  - name: everything.example.com
+    clientConfig:
+      service: {namespace: everything, name: everything, path: /validate}
+    rules:
+      - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"]}
+`;
+    const [finding] = (await lintText(text)).filter((f) => f.ruleId === 'removed-api-version');
+    expect(finding!.message).toMatch(/; v1 fails it closed in kube-system$/);
+    expect(finding!.help).toContain('(see wildcard-rule)');
+  });
+
+  it('judges the selectors the kustomize patches give (a patch that excludes kube-system: no claim)', async () => {
+    const base = `apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: trace
+webhooks:
+  - name: trace.example.com
+    clientConfig:
+      service: {namespace: trace, name: trace, path: /m}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`;
+    const patch = `resources: [webhook.yaml]
+patches:
+  - target: {kind: MutatingWebhookConfiguration, name: trace}
+    patch: |-
+      - op: add
+        path: /webhooks/0/namespaceSelector
+        value: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
+`;
+    const removed = async (files: Record<string, string>): Promise<Finding[]> => {
+      const report = await lint({ paths: [folder(files)], rules: selectRules(['removed-api-version']), kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+      return report.findings.filter((f) => f.ruleId === 'removed-api-version');
+    };
+    expect((await removed({ 'webhook.yaml': base, 'kustomization.yaml': patch }))[0]!.message).toMatch(/; v1 makes its failurePolicy Fail$/);
+    expect((await removed({ 'webhook.yaml': base, 'kustomization.yaml': 'resources: [webhook.yaml]\n' }))[0]!.message).toMatch(/; v1 fails it closed in kube-system$/);
   });
 });

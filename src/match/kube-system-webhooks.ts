@@ -72,17 +72,18 @@ export function describeResource(match: Pick<BuiltinMatch, 'group' | 'resource' 
 }
 
 /**
- * The key of a namespaceSelector requirement meant to exclude kube-system that does not:
- * `NotIn [kube-system]` on a label key kube-system does not carry (`name`, a convention some
- * clusters add by hand) selects it, as a NotIn on a missing label does. matches-kube-system names
- * it; editable-namespace-selector leaves it to that finding (one cause: the key, whose fix,
- * kubernetes.io/metadata.name, also takes away the opt-out).
+ * The namespaceSelector requirement meant to exclude kube-system that does not (its key, and its
+ * index in matchExpressions): `NotIn [kube-system]` on a label key kube-system does not carry
+ * (`name`, a convention some clusters add by hand) selects it, as a NotIn on a missing label
+ * does. matches-kube-system names the key, and its finding covers editable-namespace-selector's
+ * on that requirement (one cause: the key, whose fix, kubernetes.io/metadata.name, also takes
+ * away the opt-out).
  */
-export function unexcludedKey(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): string | undefined {
-  const requirement = (selector?.matchExpressions ?? []).find(
+export function unexcludedRequirement(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): { readonly key: string; readonly index: number } | undefined {
+  const index = (selector?.matchExpressions ?? []).findIndex(
     (each) => each !== null && each.operator === 'NotIn' && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === 'string' && !Object.prototype.hasOwnProperty.call(labels, each.key),
   );
-  return requirement?.key;
+  return index < 0 ? undefined : { key: selector!.matchExpressions![index]!.key, index };
 }
 
 /** What discovery knows of a table resource (at the table's first version of its group). */
