@@ -17,6 +17,7 @@ import { X509Certificate } from 'node:crypto';
 import type { SecretKeysObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import type { FieldPath } from '../src/field-path.js';
 import { certificateKey } from '../src/kube/private-keys.js';
+import { decodePem, type PemBlock } from '../src/kube/pem.js';
 import { isPublicRoot } from '../src/kube/public-roots.js';
 import { webhookReachability } from '../src/match/reachability.js';
 import { isFragment, isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
@@ -102,73 +103,18 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   return undefined;
 }
 
-interface PemBlock {
-  readonly type: string;
-  readonly body: string;
-  readonly hasHeaders: boolean;
-}
-
-function pemBlocks(text: string): PemBlock[] {
-  const blocks: PemBlock[] = [];
-  // Each BEGIN line up to the END line of its type; one without is skipped. Found with indexOf and
-  // the next END of each type kept, so that many BEGIN lines without an END cost one pass (a
-  // regular expression over them was quadratic: 28 s for 2.8 MB, s47c 4).
-  const nextEnd = new Map<string, number>();
-  let at = 0;
-  while ((at = text.indexOf(BEGIN, at)) >= 0) {
-    const typeStart = at + BEGIN.length;
-    const typeEnd = text.indexOf(DASHES, typeStart);
-    if (typeEnd < 0) break;
-    const type = text.slice(typeStart, typeEnd);
-    const bodyStart = typeEnd + DASHES.length;
-    // Past MAX_PEM_TYPES, only the types the check reads are looked for (s47d 1b).
-    if (!PEM_TYPE.test(type) || (!nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES && !READ_TYPES.has(type))) {
-      at = typeStart;
-      continue;
-    }
-    const marker = `-----END ${type}-----`;
-    let end = nextEnd.get(type);
-    if (end === undefined || (end >= 0 && end < bodyStart)) nextEnd.set(type, (end = text.indexOf(marker, bodyStart)));
-    if (end < 0) {
-      at = typeStart;
-      continue;
-    }
-    const body = text.slice(bodyStart, end);
-    // A body with another BEGIN line in it does not decode: Go's pem.Decode then starts again
-    // after this BEGIN line, and so does this.
-    if (body.includes(BEGIN)) {
-      at = typeStart;
-      continue;
-    }
-    // RFC 1421 headers ("Proc-Type: …") end with a blank line; Go skips such certificate blocks.
-    const firstLine = body.replace(/^\r?\n/, '').split(/\r?\n/, 1)[0] ?? '';
-    blocks.push({ type, body, hasHeaders: firstLine.includes(':') });
-    at = end + marker.length;
-  }
-  return blocks;
-}
-
-const BEGIN = '-----BEGIN ';
-const DASHES = '-----';
-/** A PEM type: words separated by single hyphens, on one line. */
-const PEM_TYPE = /^[^\r\n-]+(?:-[^\r\n-]+)*$/;
-/** Block types looked for past this many are skipped, but for those the check reads (a hostile bundle of distinct types). */
-const MAX_PEM_TYPES = 64;
-/** The types the check reads: a fixed list, so that past the cap the searches stay few (s47e 14). */
-const READ_TYPES: ReadonlySet<string> = new Set(['CERTIFICATE', 'PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'DSA PRIVATE KEY', 'OPENSSH PRIVATE KEY']);
-
 /** The CERTIFICATE blocks Go's AppendCertsFromPEM keeps (parsed, without PEM headers), and how many it skips. */
 function certificatesOf(blocks: readonly PemBlock[]): { certificates: X509Certificate[]; unparsable: number } {
   const certificates: X509Certificate[] = [];
   let unparsable = 0;
   for (const block of blocks) {
     if (block.type !== 'CERTIFICATE') continue;
-    if (block.hasHeaders) {
+    if (block.headers) {
       unparsable++;
       continue;
     }
     try {
-      certificates.push(new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----\n`));
+      certificates.push(new X509Certificate(block.bytes));
     } catch {
       unparsable++;
     }
@@ -187,10 +133,12 @@ function isoDate(date: Date): string {
 /** The bundle's problems, as the API server's TLS client setup would meet them. */
 function bundleProblems(decoded: Buffer): Violation<MessageId>[] {
   const text = decoded.toString('latin1');
-  const blocks = pemBlocks(text);
+  const blocks = decodePem(text);
   if (blocks.length === 0) {
     let hint = '';
     if (/^\s*LS0tLS1CRUdJT/.test(text)) hint = '; it is base64-encoded twice (decode it once more)';
+    // Go reads a BEGIN line only at the start of a line (a byte-order mark, or two files joined without a line break, hide it), and only a body of padded base64.
+    else if (text.includes('-----BEGIN ')) hint = text.startsWith('-----BEGIN ') || text.includes('\n-----BEGIN ') ? '; Go decodes none of its blocks' : '; its BEGIN line does not start a line';
     else if (decoded[0] === 0x30 && decoded.length > 64) hint = '; it looks like a DER certificate (PEM-encode it: openssl x509 -inform der)';
     return [{ messageId: 'notPem', data: { hint }, path: [] }];
   }
@@ -231,7 +179,7 @@ const MISSING_BESIDE_BUNDLE_HELP =
 function onlyPublicRoots(decoded: Buffer): string | undefined {
   // Only those valid now verify anything (Go checks a root's validity too: s47c 3).
   const now = Date.now();
-  const valid = certificatesOf(pemBlocks(decoded.toString('latin1'))).certificates.filter((certificate) => new Date(certificate.validFrom).getTime() <= now && now <= new Date(certificate.validTo).getTime());
+  const valid = certificatesOf(decodePem(decoded.toString('latin1'))).certificates.filter((certificate) => new Date(certificate.validFrom).getTime() <= now && now <= new Date(certificate.validTo).getTime());
   if (valid.length === 0 || !valid.every(isPublicRoot)) return undefined;
   return shortSubject(valid[0]!.subject);
 }
@@ -266,7 +214,7 @@ function shortSubject(subject: string): string {
 /** The first certificate of the bundle whose private key a Secret of the run holds in the clear. */
 function writtenKey(decoded: Buffer, secrets: readonly SecretKeysObject[]): { subject: string; secret: SecretKeysObject; path: FieldPath } | undefined {
   const now = Date.now();
-  for (const certificate of certificatesOf(pemBlocks(decoded.toString('latin1'))).certificates) {
+  for (const certificate of certificatesOf(decodePem(decoded.toString('latin1'))).certificates) {
     // A certificate not valid now is no root the API server's TLS verification accepts.
     if (now < new Date(certificate.validFrom).getTime() || now > new Date(certificate.validTo).getTime()) continue;
     const key = certificateKey(certificate);
