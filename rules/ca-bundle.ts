@@ -103,6 +103,22 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   return undefined;
 }
 
+/**
+ * Whether the bytes are one DER SEQUENCE and nothing more, its length in DER's minimal form, as
+ * Go's x509.ParseCertificate requires ("x509: trailing data"). Node's X509Certificate takes more:
+ * bytes after the certificate, and PEM text where DER belongs (attack s48b 1, 2).
+ */
+function isOneDerSequence(bytes: Buffer): boolean {
+  if (bytes.length < 2 || bytes[0] !== 0x30) return false;
+  const first = bytes[1]!;
+  if (first < 0x80) return bytes.length === 2 + first;
+  const count = first & 0x7f;
+  if (count === 0 || count > 4 || bytes.length < 2 + count || bytes[2] === 0) return false;
+  let length = 0;
+  for (let i = 0; i < count; i++) length = length * 256 + bytes[2 + i]!;
+  return length >= 0x80 && bytes.length === 2 + count + length;
+}
+
 /** The CERTIFICATE blocks Go's AppendCertsFromPEM keeps (parsed, without PEM headers), and how many it skips. */
 function certificatesOf(blocks: readonly PemBlock[]): { certificates: X509Certificate[]; unparsable: number } {
   const certificates: X509Certificate[] = [];
@@ -110,6 +126,10 @@ function certificatesOf(blocks: readonly PemBlock[]): { certificates: X509Certif
   for (const block of blocks) {
     if (block.type !== 'CERTIFICATE') continue;
     if (block.headers) {
+      unparsable++;
+      continue;
+    }
+    if (!isOneDerSequence(block.bytes)) {
       unparsable++;
       continue;
     }
