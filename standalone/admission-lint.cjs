@@ -50869,6 +50869,10 @@ var init_finding = __esm({
 function coverKey(finding) {
   return [finding.file, finding.ruleId, finding.documentIndex, finding.line, finding.column, finding.fieldPath ?? "", finding.message].join("\0");
 }
+function coverPlace(key2) {
+  const [file, ruleId, , line2, column] = key2.split("\0");
+  return { ruleId, file, line: Number(line2), column: Number(column) };
+}
 function uncovered(findings, coverage, overridden) {
   const objects2 = /* @__PURE__ */ new Map();
   const objectKey = (object) => objects2.get(object) ?? (objects2.set(object, objects2.size), objects2.size - 1);
@@ -64200,7 +64204,9 @@ function formatJson(report2, options) {
       webhook: f.webhook,
       help: f.help,
       // Not in the \u00a74 contract's list: only for rendered input, after the contract fields.
-      ...f.rendered ? { rendered: f.rendered } : {}
+      ...f.rendered ? { rendered: f.rendered } : {},
+      // Also after them: an info that another finding stands for (one cause, one finding), its severity before, and that finding.
+      ...f.coveredBy ? { coveredBy: { severity: f.coveredBy.severity, by: f.coveredBy.by.map(coverPlace) } } : {}
     })),
     summary: report2.summary,
     // After the contract fields: what the configuration changed, and the findings suppressed inline.
@@ -64215,6 +64221,7 @@ var init_json2 = __esm({
   "dist/src/format/json.js"() {
     "use strict";
     init_import_meta_url();
+    init_covers();
     init_escape();
   }
 });
@@ -71106,4 +71113,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 07b04e368e2b9b3f55edc31b5300a51851c0ddbf807f59cd769444b08731326c
+//# admission-lint-build 0f30333b4bd6413e2b4b94131bff197fb7bc80bcd9c57e58f4fb4f83e979f5a8

@@ -62,6 +62,26 @@ describe('a finding that another one stands for', () => {
   });
 });
 
+describe('the JSON output of a covered finding', () => {
+  it('has coveredBy after the contract fields: the severity it had and where the covering finding is', async () => {
+    const cwd = process.cwd();
+    process.chdir(mkdtempSync(join(tmpdir(), 'admission-lint-covers-json-')));
+    try {
+      writeFileSync('webhook.yaml', WEBHOOK('configmaps'));
+      const run = await runCli(['--no-config-lookup', '--format', 'json', 'webhook.yaml'], '');
+      const findings = (JSON.parse(run.stdout) as { findings: Record<string, unknown>[] }).findings;
+      const covered = findings.find((f) => f.ruleId === 'implicit-failure-policy')!;
+      const covering = findings.find((f) => f.ruleId === 'matches-kube-system')!;
+      expect(covered.severity).toBe('info');
+      expect(Object.keys(covered).slice(-1)).toEqual(['coveredBy']);
+      expect(covered.coveredBy).toEqual({ severity: 'warning', by: [{ ruleId: 'matches-kube-system', file: 'webhook.yaml', line: covering.line, column: covering.column }] });
+      expect(covering.coveredBy).toBeUndefined();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
 describe('critical-resources stands for the omitted failurePolicy and a wildcard over every group', () => {
   const NARROWED = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration

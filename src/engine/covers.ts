@@ -21,6 +21,12 @@ export function coverKey(finding: Finding): string {
   return [finding.file, finding.ruleId, finding.documentIndex, finding.line, finding.column, finding.fieldPath ?? '', finding.message].join('\u0000');
 }
 
+/** Where a covering finding is, from its coverKey: what the JSON output names (`coveredBy`). */
+export function coverPlace(key: string): { readonly ruleId: string; readonly file: string; readonly line: number; readonly column: number } {
+  const [file, ruleId, , line, column] = key.split('\u0000');
+  return { ruleId: ruleId!, file: file!, line: Number(line), column: Number(column) };
+}
+
 /**
  * The reported findings, those another reported finding of the same object stands for made infos:
  * a finding whose every place (its path and alsoAt) is covered for its rule by a finding at least

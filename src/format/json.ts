@@ -1,4 +1,5 @@
 import type { Report } from '../engine/finding.js';
+import { coverPlace } from '../engine/covers.js';
 import { guardJson } from './escape.js';
 import type { FormatOptions } from './types.js';
 
@@ -26,6 +27,8 @@ export function formatJson(report: Report, options?: Pick<FormatOptions, 'hidden
         help: f.help,
         // Not in the §4 contract's list: only for rendered input, after the contract fields.
         ...(f.rendered ? { rendered: f.rendered } : {}),
+        // Also after them: an info that another finding stands for (one cause, one finding), its severity before, and that finding.
+        ...(f.coveredBy ? { coveredBy: { severity: f.coveredBy.severity, by: f.coveredBy.by.map(coverPlace) } } : {}),
       })),
       summary: report.summary,
       // After the contract fields: what the configuration changed, and the findings suppressed inline.
