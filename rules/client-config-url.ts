@@ -8,8 +8,11 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { parseGoUrl } from '../src/validate/client-config.js';
+import { fileCount } from '../src/validate/placeholder-findings.js';
+import { placeholderIn } from '../src/text/placeholder.js';
+import { elideMiddle } from '../src/text/list.js';
 
-type MessageId = 'serviceName' | 'loopback' | 'ipLiteral';
+type MessageId = 'serviceName' | 'loopback' | 'ipLiteral' | 'placeholderHost';
 
 interface Host {
   /** Lowercased, without brackets, zone or trailing dot. */
@@ -39,6 +42,13 @@ function hostOf(url: string): Host | undefined {
   name = name.replace(/\.$/, '');
   // Go's net.ParseIP takes dotted decimal only (no octal, hex or short forms).
   return { name, ip: isIPv4(name) ? 4 : undefined };
+}
+
+/** The url's host as written (Go's parse, the API server's), when Go reads the url; undefined otherwise. */
+function writtenHost(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  const parsed = parseGoUrl(url);
+  return 'error' in parsed || parsed.host === '' ? undefined : parsed.host;
 }
 
 function isLoopback(host: Host): boolean {
@@ -86,13 +96,19 @@ export const rule = defineObjectRule({
         'webhook "{{webhook}}" calls {{host}} ({{what}}) in each API server\'s own network namespace',
       ipLiteral:
         'webhook "{{webhook}}" calls the IP address {{host}}: its serving certificate must name that IP',
+      placeholderHost: 'webhook "{{webhook}}" calls url host {{host}}, which holds the placeholder "{{placeholder}}": no DNS name resolves it',
     },
     help: 'The API server resolves a url host with its own DNS, from its own network namespace (its node, when it runs on the host network): on most control planes that DNS does not serve cluster names, and loopback is the API server itself, so the webhook would have to run beside every API server instance; TLS verification of an IP address needs it as a subject alternative name of the serving certificate, and the address breaks as soon as the webhook moves. For a webhook running in the cluster use clientConfig.service (namespace, name, port, path), which the API server resolves itself; otherwise give url a stable DNS name that the API server can resolve and that the serving certificate covers.',
   },
-  create() {
+  create(run) {
     return {
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
+        // One cause, one finding: a file whose other placeholders schema or api-validation names
+        // ("render it first") has its url's counted there; a url host is named here only when it
+        // holds the file's only placeholders (the API server accepts such a url: hold-out 35).
+        const urlPlaceholders = webhooksOf(object).filter((entry) => entry.webhook.clientConfig?.service == null && placeholderIn(writtenHost(entry.webhook.clientConfig?.url)) !== undefined).length;
+        const onlyUrls = urlPlaceholders > 0 && fileCount(run, object.manifest.file) === urlPlaceholders;
         for (const entry of webhooksOf(object)) {
           const clientConfig = entry.webhook.clientConfig;
           const url = clientConfig?.url;
@@ -100,6 +116,19 @@ export const rule = defineObjectRule({
           if (typeof url !== 'string' || clientConfig?.service != null) continue;
           const host = hostOf(url);
           if (host === undefined) continue;
+          const written = writtenHost(url);
+          const placeholder = placeholderIn(written);
+          if (placeholder !== undefined) {
+            if (onlyUrls) {
+              violations.push({
+                messageId: 'placeholderHost',
+                data: { webhook: entry.label, host: elideMiddle(written!, 60), placeholder: elideMiddle(placeholder, 40) },
+                path: [...entry.path, 'clientConfig', 'url'],
+                help: 'The API server accepts a url whose host is a template placeholder (Go reads <, >, $, { and } in a host), and every call then fails to resolve it: the requests the webhook matches are rejected (failurePolicy Fail) or pass unchecked (Ignore). Render the file as its install does, or write the endpoint in, before applying it.',
+              });
+            }
+            continue;
+          }
           const messageId: MessageId | undefined = isLoopback(host) ? 'loopback' : host.ip !== undefined ? 'ipLiteral' : isServiceName(host) ? 'serviceName' : undefined;
           if (messageId === undefined) continue;
           const unspecified = host.name === '0.0.0.0' || (host.ip === 6 && expandIPv6(host.name)?.every((group) => group === 0) === true);

@@ -104,6 +104,33 @@ describe('placeholders are unknown values', () => {
   });
 });
 
+describe('placeholders in a url host', () => {
+  const file = (caBundle: string): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: image-compliance
+webhooks:
+  - name: admission.image-compliance.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    clientConfig:
+      url: https://<YOUR_API_ID>.example.com/check${caBundle}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`;
+
+  it('are named by client-config-url when they are the file\'s only ones (the API server accepts the url)', async () => {
+    expect((await summary(file(''), ['client-config-url', 'schema', 'api-validation'])).map((each) => each.split(' ').slice(0, 2).join(' '))).toEqual(['client-config-url warning']);
+  });
+
+  it('are counted in the one finding that names a file\'s placeholders, and not named again', async () => {
+    const found = await lintText(file('\n      caBundle: ${CA_BUNDLE}'), { only: ['client-config-url', 'schema', 'api-validation'] });
+    expect(found.map((f) => f.ruleId)).toEqual(['schema']);
+    expect(found[0]!.message).toContain('(2 placeholders in this file: render it first)');
+  });
+});
+
 describe("the system's objects and opt-in selectors", () => {
   const pods = (selector: string): string =>
     webhook(`    clientConfig:
