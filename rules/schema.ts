@@ -41,83 +41,34 @@ function oncePerFile(violations: readonly Violation<MessageId>[], object: Admiss
 }
 
 /**
- * Which of a webhook's schema problems are one cause with others: the same problem at the same
- * field, with the same written value (a caBundle that is not base64, copied into each webhook).
- * Undefined for a problem that is not at a webhook's field.
+ * One cause, one finding: the same problem at the same field of several webhooks of one
+ * configuration (a caBundle that is not base64, copied into each) is reported at the first,
+ * counting the others.
  */
-function webhookProblemKey(path: readonly (string | number)[], message: string): string | undefined {
-  if (path[0] !== 'webhooks' || typeof path[1] !== 'number') return undefined;
-  return `${path.slice(2).join('.')}\u0000${message.replace(/^webhooks\[\d+\]/, '')}`;
-}
-
-/** Across the configurations of a file, a group also needs the same written value (its first webhook's). */
-function fileKey(key: string, path: readonly (string | number)[], object: AdmissionObject): string {
-  return `${key}\u0000${JSON.stringify(valueAtPath(object.written, path)) ?? ''}`;
-}
-
-/** Per key (webhookProblemKey), the file's first configuration with that problem and in how many webhooks of the file it is. */
-type FileProblems = Map<string, { readonly first: AdmissionObject; count: number }>;
-
-/** The webhook configurations of a file, in document order, and their problems by key. */
-function fileProblems(run: RunScope, object: AdmissionObject): FileProblems {
-  const problems: FileProblems = new Map();
-  const objects = run.webhookConfigurations.filter((each) => each.manifest.file === object.manifest.file).sort((a, b) => a.manifest.documentIndex - b.manifest.documentIndex);
-  for (const each of objects) {
-    // Grouped within the configuration first, as acrossWebhooks groups them.
-    const own = new Map<string, { path: readonly (string | number)[]; count: number }>();
-    for (const problem of each.schemaProblems) {
-      if (schemaPlaceholder(each, problem)) continue;
-      const key = webhookProblemKey(problem.path, problem.message);
-      if (key === undefined) continue;
-      const known = own.get(key);
-      if (known === undefined) own.set(key, { path: problem.path, count: 1 });
-      else known.count++;
-    }
-    for (const [key, { path, count }] of own) {
-      const inFile = fileKey(key, path, each);
-      const known = problems.get(inFile);
-      if (known === undefined) problems.set(inFile, { first: each, count });
-      else known.count += count;
-    }
-  }
-  return problems;
-}
-
-/**
- * One cause, one finding: the same problem at the same field of several webhooks, with the same
- * value, is reported at the first, counting the others: in one configuration, and across the
- * configurations of one file (one template's redacted caBundles, hold-out 36), where the later
- * ones leave it to the first.
- */
-function acrossWebhooks(violations: readonly Violation<MessageId>[], object: AdmissionObject, inFile: () => FileProblems): Violation<MessageId>[] {
+function acrossWebhooks(violations: readonly Violation<MessageId>[]): Violation<MessageId>[] {
   const groups = new Map<string, Violation<MessageId>[]>();
   const out: (Violation<MessageId> | string)[] = [];
   for (const violation of violations) {
     const message = violation.data?.message;
-    const key = violation.messageId === 'schema' && typeof message === 'string' ? webhookProblemKey(violation.path, message) : undefined;
-    if (key === undefined) {
+    if (violation.messageId !== 'schema' || violation.path[0] !== 'webhooks' || typeof violation.path[1] !== 'number' || typeof message !== 'string') {
       out.push(violation);
       continue;
     }
+    const key = `${violation.path.slice(2).join('.')}\u0000${message.replace(/^webhooks\[\d+\]/, '')}`;
     const group = groups.get(key);
     if (group === undefined) {
       groups.set(key, [violation]);
       out.push(key);
     } else group.push(violation);
   }
-  return out.flatMap((item) => {
-    if (typeof item !== 'string') return [item];
+  return out.map((item) => {
+    if (typeof item !== 'string') return item;
     const [first, ...rest] = groups.get(item)!;
-    const file = inFile().get(fileKey(item, first!.path, object));
-    // Named at an earlier configuration of the file.
-    if (file !== undefined && file.first !== object) return [];
-    const more = Math.max(rest.length, (file?.count ?? 1) - 1);
-    if (more === 0) return [first!];
+    if (rest.length === 0) return first!;
     const alsoAt = rest.map((violation) => violation.path);
     // The fix quotes the value in every webhook the finding counts.
     const fixHint = first!.fixHint?.kind === 'boolean-for-string' ? { fixHint: { ...first!.fixHint, alsoAt } } : {};
-    const where = more > rest.length ? ' of this file' : '';
-    return [{ ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${more} more webhook${more === 1 ? '' : 's'}${where})` }, ...(alsoAt.length > 0 ? { alsoAt } : {}), ...fixHint }];
+    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` }, alsoAt, ...fixHint };
   });
 }
 
@@ -137,12 +88,9 @@ export const rule = defineObjectRule({
     needsDecodableObject: false,
   },
   create(run) {
-    // The file's problems by key, found once per file of the run (the rule's own, per run).
-    const byFile = new Map<unknown, FileProblems>();
     return {
       webhookConfiguration(object) {
-        const inFile = (): FileProblems => byFile.get(object.manifest.file) ?? (byFile.set(object.manifest.file, fileProblems(run, object)), byFile.get(object.manifest.file)!);
-        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object)), object, run), object, inFile);
+        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object)), object, run));
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
