@@ -50894,6 +50894,9 @@ var init_finding = __esm({
 function coverKey(finding) {
   return [finding.file, finding.ruleId, finding.documentIndex, finding.line, finding.column, finding.fieldPath ?? "", finding.message].join("\0");
 }
+function renameCoverKey(key2, from, to) {
+  return key2.startsWith(`${from}\0`) ? `${to}${key2.slice(from.length)}` : key2;
+}
 function coverPlace(key2) {
   const [file, ruleId, , line2, column] = key2.split("\0");
   return { ruleId, file, line: Number(line2), column: Number(column) };
@@ -70769,6 +70772,7 @@ init_parse_errors();
 // dist/src/cli/stdin-filename.js
 init_import_meta_url();
 init_sources();
+init_covers();
 function withStdinFilename(report2, name) {
   if (name === void 0)
     return report2;
@@ -70776,7 +70780,8 @@ function withStdinFilename(report2, name) {
   const rename2 = (finding) => {
     const file = finding.file === STDIN_PATH ? path : finding.file;
     const rendered = finding.rendered !== void 0 && finding.rendered.file === STDIN_PATH ? { ...finding.rendered, file: path } : finding.rendered;
-    return file === finding.file && rendered === finding.rendered ? finding : { ...finding, file, ...rendered !== void 0 ? { rendered } : {} };
+    const coveredBy = finding.coveredBy?.by.some((key2) => renameCoverKey(key2, STDIN_PATH, path) !== key2) === true ? { ...finding.coveredBy, by: finding.coveredBy.by.map((key2) => renameCoverKey(key2, STDIN_PATH, path)) } : finding.coveredBy;
+    return file === finding.file && rendered === finding.rendered && coveredBy === finding.coveredBy ? finding : { ...finding, file, ...rendered !== void 0 ? { rendered } : {}, ...coveredBy !== void 0 ? { coveredBy } : {} };
   };
   return {
     ...report2,
@@ -71138,4 +71143,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 665cdf7d8cdd89979e04fba8ae255b9c848b0321793f2513e69b375236aa8f25
+//# admission-lint-build 34e4d974cee5d2e09169a2e9ff6f026ad1b45583497e84a88c5f34f792893e27

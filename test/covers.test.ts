@@ -82,6 +82,25 @@ describe('the JSON output of a covered finding', () => {
   });
 });
 
+describe('a covered finding read from standard input with --stdin-filename', () => {
+  it('names the covering finding by that name, and a baseline keeps it covered', async () => {
+    const cwd = process.cwd();
+    process.chdir(mkdtempSync(join(tmpdir(), 'admission-lint-covers-stdin-')));
+    try {
+      const run = await runCli(['--no-config-lookup', '--format', 'json', '--stdin-filename', 'deploy/webhook.yaml', '-'], WEBHOOK('configmaps'));
+      const covered = (JSON.parse(run.stdout) as { findings: { ruleId: string; coveredBy?: { by: { file: string }[] } }[] }).findings.find((f) => f.ruleId === 'implicit-failure-policy')!;
+      expect(covered.coveredBy!.by.map((each) => each.file)).toEqual(['deploy/webhook.yaml']);
+      writeFileSync('empty.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
+      expect((await runCli(['--no-config-lookup', '--write-baseline', 'baseline.json', 'empty.yaml'], '')).code).toBe(0);
+      const withBaseline = await runCli(['--no-config-lookup', '--format', 'json', '--baseline', 'baseline.json', '--stdin-filename', 'deploy/webhook.yaml', '-'], WEBHOOK('configmaps'));
+      const severities = (JSON.parse(withBaseline.stdout) as { findings: { ruleId: string; severity: string }[] }).findings.filter((f) => f.ruleId === 'implicit-failure-policy').map((f) => f.severity);
+      expect(severities).toEqual(['info']);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
 describe('critical-resources stands for the omitted failurePolicy and a wildcard over every group', () => {
   const NARROWED = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration

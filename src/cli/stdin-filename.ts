@@ -7,6 +7,7 @@
  */
 import type { Finding, Report } from '../engine/finding.js';
 import { STDIN_PATH } from '../load/sources.js';
+import { renameCoverKey } from '../engine/covers.js';
 
 /** The report with `<stdin>` renamed; the same report when no name is given. */
 export function withStdinFilename(report: Report, name: string | undefined): Report {
@@ -15,7 +16,9 @@ export function withStdinFilename(report: Report, name: string | undefined): Rep
   const rename = (finding: Finding): Finding => {
     const file = finding.file === STDIN_PATH ? path : finding.file;
     const rendered = finding.rendered !== undefined && finding.rendered.file === STDIN_PATH ? { ...finding.rendered, file: path } : finding.rendered;
-    return file === finding.file && rendered === finding.rendered ? finding : { ...finding, file, ...(rendered !== undefined ? { rendered } : {}) };
+    // What covers it is renamed with it, so that a baseline and the JSON output find it (attack s48c 9, 10).
+    const coveredBy = finding.coveredBy?.by.some((key) => renameCoverKey(key, STDIN_PATH, path) !== key) === true ? { ...finding.coveredBy, by: finding.coveredBy.by.map((key) => renameCoverKey(key, STDIN_PATH, path)) } : finding.coveredBy;
+    return file === finding.file && rendered === finding.rendered && coveredBy === finding.coveredBy ? finding : { ...finding, file, ...(rendered !== undefined ? { rendered } : {}), ...(coveredBy !== undefined ? { coveredBy } : {}) };
   };
   return {
     ...report,

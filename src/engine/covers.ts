@@ -21,6 +21,11 @@ export function coverKey(finding: Finding): string {
   return [finding.file, finding.ruleId, finding.documentIndex, finding.line, finding.column, finding.fieldPath ?? '', finding.message].join('\u0000');
 }
 
+/** A cover key with its file renamed (`--stdin-filename`): the covering finding is renamed too. */
+export function renameCoverKey(key: string, from: string, to: string): string {
+  return key.startsWith(`${from}\u0000`) ? `${to}${key.slice(from.length)}` : key;
+}
+
 /** Where a covering finding is, from its coverKey: what the JSON output names (`coveredBy`). */
 export function coverPlace(key: string): { readonly ruleId: string; readonly file: string; readonly line: number; readonly column: number } {
   const [file, ruleId, , line, column] = key.split('\u0000');
