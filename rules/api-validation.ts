@@ -5,12 +5,8 @@ import { isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
 import { errorPlaceholder, filePlaceholders, placeholdersOf, type AdmissionObject, type FilePlaceholders } from '../src/validate/placeholder-findings.js';
 import { valueAtPath } from '../src/field-path.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
-import { memoKey } from '../src/run-scope.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
-import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
-import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
-import { filledByBuild } from '../src/match/kustomize-fills.js';
-import { namespaceMetadataErrors } from '../src/validate/namespace-meta.js';
+import { apiErrorsOf, namespaceErrorsOf } from '../src/match/api-errors.js';
 import type { NamespaceObject } from '../src/model/objects.js';
 import { listingsOf } from '../src/match/kustomize-fills.js';
 import { streamOf } from '../src/match/namespaces.js';
@@ -76,7 +72,6 @@ function oneFindingPerCompileCause(errors: readonly FieldError[], toViolation: (
   });
 }
 
-const NAMESPACE_ERRORS = memoKey<Map<NamespaceObject, readonly FieldError[]>>('API validation errors per Namespace');
 
 /**
  * One cause, one finding: an unrendered template's placeholders are named once per file, at the
@@ -110,21 +105,9 @@ export const rule = defineObjectRule({
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
   create(run) {
-    /** Each admission object's errors, computed once (other objects of a file are asked about their placeholders). */
-    const validated = new Map<AdmissionObject, readonly FieldError[]>();
-    const errorsOf = (object: AdmissionObject): readonly FieldError[] => {
-      let errors = validated.get(object);
-      if (errors === undefined) {
-        errors = object.category === 'webhook-configuration' ? validateWebhookConfiguration(object.effective, run.kubeVersion) : validateAdmissionPolicyObject(object.kind, object.effective, run.kubeVersion);
-        // A field the kustomizations listing the file fill in as they build it (a var, a created
-        // namespace) is not applied as written: the build's value is not known here.
-        const built = { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path };
-        errors = errors.filter((error) => !filledByBuild(run, built, error.path, valueAtPath(object.written, error.path)));
-        validated.set(object, errors);
-      }
-      return errors;
-    };
-    const namespaceErrors = (namespace: NamespaceObject): readonly FieldError[] => run.memo.perObject(NAMESPACE_ERRORS, namespace, () => namespaceMetadataErrors(namespace.written));
+    // Each object's errors, computed once per run (other objects of a file, and other rules, ask about their placeholders).
+    const errorsOf = (object: AdmissionObject): readonly FieldError[] => apiErrorsOf(run, object);
+    const namespaceErrors = (namespace: NamespaceObject): readonly FieldError[] => namespaceErrorsOf(run, namespace);
     const named = (object: AdmissionObject | NamespaceObject) => (): FilePlaceholders | undefined => filePlaceholders(run, object.manifest.file, run.isEnabled('schema'), errorsOf, namespaceErrors);
     return {
       webhookConfiguration(object) {

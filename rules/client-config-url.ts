@@ -8,7 +8,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { parseGoUrl } from '../src/validate/client-config.js';
-import { fileCount } from '../src/validate/placeholder-findings.js';
+import { filePlaceholders } from '../src/validate/placeholder-findings.js';
+import { apiErrorsOf, namespaceErrorsOf } from '../src/match/api-errors.js';
 import { placeholderIn } from '../src/text/placeholder.js';
 import { elideMiddle } from '../src/text/list.js';
 
@@ -104,11 +105,17 @@ export const rule = defineObjectRule({
     return {
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
-        // One cause, one finding: a file whose other placeholders schema or api-validation names
-        // ("render it first") has its url's counted there; a url host is named here only when it
-        // holds the file's only placeholders (the API server accepts such a url: hold-out 35).
-        const urlPlaceholders = webhooksOf(object).filter((entry) => entry.webhook.clientConfig?.service == null && placeholderIn(writtenHost(entry.webhook.clientConfig?.url)) !== undefined).length;
-        const onlyUrls = urlPlaceholders > 0 && fileCount(run, object.manifest.file) === urlPlaceholders;
+        // One cause, one finding: where schema or api-validation names the file's placeholders
+        // ("render it first", counting them all), a url host's are left to that finding; else
+        // they are named here (the API server accepts such a url: hold-out 35).
+        let namedElsewhere: boolean | undefined;
+        const leftToOthers = (): boolean => {
+          if (namedElsewhere === undefined) {
+            const named = filePlaceholders(run, object.manifest.file, run.isEnabled('schema'), (each) => apiErrorsOf(run, each), (each) => namespaceErrorsOf(run, each));
+            namedElsewhere = named !== undefined && run.isEnabled(named.rule);
+          }
+          return namedElsewhere;
+        };
         for (const entry of webhooksOf(object)) {
           const clientConfig = entry.webhook.clientConfig;
           const url = clientConfig?.url;
@@ -117,14 +124,15 @@ export const rule = defineObjectRule({
           const host = hostOf(url);
           if (host === undefined) continue;
           const written = writtenHost(url);
-          const placeholder = placeholderIn(written);
+          // The host without its port: `WEBHOOK_HOST:8443` is the token WEBHOOK_HOST.
+          const placeholder = placeholderIn(written?.replace(/:\d*$/, ''));
           if (placeholder !== undefined) {
-            if (onlyUrls) {
+            if (!leftToOthers()) {
               violations.push({
                 messageId: 'placeholderHost',
                 data: { webhook: entry.label, host: elideMiddle(written!, 60), placeholder: elideMiddle(placeholder, 40) },
                 path: [...entry.path, 'clientConfig', 'url'],
-                help: 'The API server accepts a url whose host is a template placeholder (Go reads <, >, $, { and } in a host), and every call then fails to resolve it: the requests the webhook matches are rejected (failurePolicy Fail) or pass unchecked (Ignore). Render the file as its install does, or write the endpoint in, before applying it.',
+                help: 'The API server accepts a url whose host is a template placeholder (Go reads <, > and $ in a host), and every call then fails to resolve it: the requests the webhook matches are rejected (failurePolicy Fail) or pass unchecked (Ignore). Render the file as its install does, or write the endpoint in, before applying it.',
               });
             }
             continue;

@@ -124,6 +124,16 @@ webhooks:
     expect((await summary(file(''), ['client-config-url', 'schema', 'api-validation'])).map((each) => each.split(' ').slice(0, 2).join(' '))).toEqual(['client-config-url warning']);
   });
 
+  it('are named where no other finding names the file\'s placeholders: another configuration\'s, a token host with a port (attack s48c)', async () => {
+    const two = `${file('')}---\n${file('').replace('name: image-compliance', 'name: other').replace('admission.image-compliance', 'admission.other')}`;
+    expect((await summary(two, ['client-config-url', 'schema', 'api-validation'])).map((each) => each.split(' ')[0])).toEqual(['client-config-url', 'client-config-url']);
+    const token = file('').replace('<YOUR_API_ID>.example.com', 'WEBHOOK_HOST:8443');
+    expect((await lintText(token, { only: ['client-config-url'] })).map((f) => f.message)).toEqual([expect.stringContaining('holds the placeholder "WEBHOOK_HOST"')]);
+    // A placeholder in the query: api-validation names the url (the API server rejects a query), once.
+    const query = file('').replace('/check', '/check?stage=$STAGE');
+    expect((await lintText(query, { only: ['client-config-url', 'schema', 'api-validation'] })).map((f) => f.ruleId)).toEqual(['api-validation']);
+  });
+
   it('are counted in the one finding that names a file\'s placeholders, and not named again', async () => {
     const found = await lintText(file('\n      caBundle: ${CA_BUNDLE}'), { only: ['client-config-url', 'schema', 'api-validation'] });
     expect(found.map((f) => f.ruleId)).toEqual(['schema']);

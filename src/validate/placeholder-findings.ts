@@ -48,8 +48,8 @@ export function placeholdersOf(run: Pick<RunScope, 'memo'>, object: AdmissionObj
   return run.memo.perObject(PLACEHOLDER_COUNTS, object, () => countPlaceholders(object.written));
 }
 
-/** Placeholders in the file's admission objects and Namespaces (keys and string values that hold one). */
-export function fileCount(run: FileScope, file: SourceFile): number {
+/** Placeholders in the file's admission objects and Namespaces. */
+function fileCount(run: FileScope, file: SourceFile): number {
   return [...objectsOfFile(run, file), ...namespacesOfFile(run, file)].reduce((sum, each) => sum + placeholdersOf(run, each), 0);
 }
 
