@@ -8,8 +8,6 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } fro
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { apiErrorsOf, namespaceErrorsOf } from '../src/match/api-errors.js';
 import type { NamespaceObject } from '../src/model/objects.js';
-import { listingsOf } from '../src/match/kustomize-fills.js';
-import { streamOf } from '../src/match/namespaces.js';
 import { joinCapped } from '../src/text/list.js';
 
 const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the file as its install does (helm template, envsubst, a sed or make step) and lint the output (… | admission-lint -).';
@@ -132,10 +130,7 @@ export const rule = defineObjectRule({
       // (kustomize's namespace field specs); when every one that lists it does, its written name
       // is not what the API server gets (hold-out 28: a placeholder `_` built as rook-ceph).
       namespace(namespace) {
-        const listings = listingsOf(run, streamOf(namespace.manifest.file));
-        const renamed = listings.length > 0 && listings.every((listing) => listing.namespace !== undefined);
-        const errors = namespaceErrors(namespace).filter((error) => !(renamed && error.path[0] === 'metadata' && error.path[1] === 'name'));
-        return oncePerFile(errors, namespace, run, named(namespace));
+        return oncePerFile(namespaceErrors(namespace), namespace, run, named(namespace));
       },
     };
   },

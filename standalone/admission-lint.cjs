@@ -19648,6 +19648,77 @@ var init_kustomize_fills = __esm({
   }
 });
 
+// dist/src/errors.js
+var UserError, UsageError, InputError, InternalError, ConfigError, OutputPathError;
+var init_errors = __esm({
+  "dist/src/errors.js"() {
+    "use strict";
+    init_import_meta_url();
+    UserError = class extends Error {
+      hint;
+      constructor(message, hint2) {
+        super(message);
+        this.name = new.target.name;
+        this.hint = hint2;
+      }
+    };
+    UsageError = class extends UserError {
+    };
+    InputError = class extends UserError {
+    };
+    InternalError = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "InternalError";
+      }
+    };
+    ConfigError = class extends UserError {
+    };
+    OutputPathError = class extends UsageError {
+      flag;
+      path;
+      constructor(flag, path, problem) {
+        super(`${flag} ${path}: ${problem}`);
+        this.flag = flag;
+        this.path = path;
+      }
+    };
+  }
+});
+
+// dist/src/kube/version.js
+function unreleasedBeyond(version2) {
+  return version2.major === 1 && version2.minor > NEWEST_RELEASED_KUBE_MINOR ? { major: 1, minor: NEWEST_RELEASED_KUBE_MINOR } : void 0;
+}
+function parseKubeVersion(text) {
+  const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text.trim());
+  if (!match)
+    throw new UsageError(`--kube-version: "${text}" is not a Kubernetes version`, "write it as 1.35 (or v1.35)");
+  const minor2 = Number(match[2]);
+  if (minor2 < OLDEST_KUBE_MINOR || minor2 > NEWEST_KUBE_MINOR) {
+    throw new UsageError(`--kube-version: ${text.trim()} is outside the versions admission-lint knows (1.${OLDEST_KUBE_MINOR} to 1.${NEWEST_KUBE_MINOR})`, `e.g. --kube-version 1.${DEFAULT_KUBE_VERSION.minor}`);
+  }
+  return { major: Number(match[1]), minor: minor2 };
+}
+function formatKubeVersion(version2) {
+  return `${version2.major}.${version2.minor}`;
+}
+function isAtLeast(version2, major, minor2) {
+  return version2.major > major || version2.major === major && version2.minor >= minor2;
+}
+var DEFAULT_KUBE_VERSION, OLDEST_KUBE_MINOR, NEWEST_KUBE_MINOR, NEWEST_RELEASED_KUBE_MINOR;
+var init_version = __esm({
+  "dist/src/kube/version.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_errors();
+    DEFAULT_KUBE_VERSION = { major: 1, minor: 35 };
+    OLDEST_KUBE_MINOR = 16;
+    NEWEST_KUBE_MINOR = 37;
+    NEWEST_RELEASED_KUBE_MINOR = 36;
+  }
+});
+
 // dist/src/kube/names.js
 function regexError(message, regex, ...examples) {
   let out = message;
@@ -19776,6 +19847,77 @@ var init_namespace_meta = __esm({
     init_import_meta_url();
     init_names();
     init_field_error();
+  }
+});
+
+// dist/src/match/namespaces.js
+function supersededLater(scope, object) {
+  return scope.memo.get(SUPERSEDED, () => {
+    const laterStreams = /* @__PURE__ */ new Map();
+    const superseded = /* @__PURE__ */ new Set();
+    for (let at = scope.webhookConfigurations.length - 1; at >= 0; at--) {
+      const configuration = scope.webhookConfigurations[at];
+      const key2 = `${configuration.kind}\0${configuration.name}`;
+      const stream = streamOf(configuration.manifest.file);
+      const later = laterStreams.get(key2) ?? /* @__PURE__ */ new Set();
+      if ([...later].some((each) => each !== stream))
+        superseded.add(configuration);
+      if (later.size < 2)
+        later.add(stream);
+      laterStreams.set(key2, later);
+    }
+    return superseded;
+  }).has(object);
+}
+function namespacesNamed(scope, name) {
+  const byName2 = scope.memo.get(ALL_BY_NAME, () => groupBy(scope.namespaces, (namespace) => namespace.name));
+  return byName2.get(name) ?? [];
+}
+function namespaceNamed(scope, name) {
+  return namespacesNamed(scope, name)[0];
+}
+function namespaceLabels(scope, name) {
+  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
+}
+function streamOf(file) {
+  return file.renderedFrom ?? file.path;
+}
+function namespaceLabelsWith(scope, name, stream, { later }) {
+  const all = namespacesNamed(scope, name);
+  let lastOwn = -1;
+  for (let at = 0; at < all.length; at++)
+    if (streamOf(all[at].manifest.file) === stream)
+      lastOwn = at;
+  const chosen = [];
+  if (lastOwn >= 0)
+    chosen.push(all[lastOwn]);
+  else if (all.length > 0)
+    chosen.push(all[0]);
+  if (later && all.length > 0 && all.length - 1 > lastOwn && !chosen.includes(all[all.length - 1]))
+    chosen.push(all[all.length - 1]);
+  return chosen.length === 0 ? [namespaceLabels(scope, name)] : chosen.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
+}
+function labelsOfNamespace(manifest, name, kubeVersion) {
+  const accepted = manifest !== void 0 && namespaceMetadataErrors(manifest.written).length === 0 ? manifest : void 0;
+  const labels = { ...accepted?.labels ?? {} };
+  if (isAtLeast(kubeVersion, 1, 21))
+    labels[NAMESPACE_NAME_LABEL] = name;
+  else
+    delete labels[NAMESPACE_NAME_LABEL];
+  return labels;
+}
+var SUPERSEDED, ALL_BY_NAME;
+var init_namespaces = __esm({
+  "dist/src/match/namespaces.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_collections();
+    init_version();
+    init_types();
+    init_run_scope();
+    init_namespace_meta();
+    SUPERSEDED = memoKey("webhook configurations a later stream names again");
+    ALL_BY_NAME = memoKey("Namespace manifests by name, in order");
   }
 });
 
@@ -26940,7 +27082,7 @@ function attachErrorAst(error, node) {
   return error;
 }
 var CelError, ParseError, EvaluationError, TypeError2;
-var init_errors = __esm({
+var init_errors2 = __esm({
   "node_modules/@marcbachmann/cel-js/lib/errors.js"() {
     init_import_meta_url();
     CelError = class extends Error {
@@ -27101,7 +27243,7 @@ var Optional, OPTIONAL_NONE, OptionalNamespace, optionalNamespace;
 var init_optional = __esm({
   "node_modules/@marcbachmann/cel-js/lib/optional.js"() {
     init_import_meta_url();
-    init_errors();
+    init_errors2();
     Optional = class _Optional {
       #value;
       constructor(value) {
@@ -27540,7 +27682,7 @@ var UnsignedInt, billion, billionBigInt, UNIT_NANOSECONDS, Duration;
 var init_functions = __esm({
   "node_modules/@marcbachmann/cel-js/lib/functions.js"() {
     init_import_meta_url();
-    init_errors();
+    init_errors2();
     init_registry();
     init_optional();
     init_globals();
@@ -27768,7 +27910,7 @@ var Type, TYPES, optionalType, valueTypeMatchers, TypeDeclaration, macroEvaluate
 var init_registry = __esm({
   "node_modules/@marcbachmann/cel-js/lib/registry.js"() {
     init_import_meta_url();
-    init_errors();
+    init_errors2();
     init_functions();
     init_optional();
     init_globals();
@@ -29285,7 +29427,7 @@ var init_operators = __esm({
     init_import_meta_url();
     init_registry();
     init_globals();
-    init_errors();
+    init_errors2();
     dynType2 = celTypes.dyn;
     Base = class {
       dynType = celTypes.dyn;
@@ -29835,7 +29977,7 @@ var identity;
 var init_macros = __esm({
   "node_modules/@marcbachmann/cel-js/lib/macros.js"() {
     init_import_meta_url();
-    init_errors();
+    init_errors2();
     init_operators();
     identity = (x) => x;
   }
@@ -30030,7 +30172,7 @@ var init_overloads = __esm({
   "node_modules/@marcbachmann/cel-js/lib/overloads.js"() {
     init_import_meta_url();
     init_functions();
-    init_errors();
+    init_errors2();
     init_globals();
   }
 });
@@ -30040,7 +30182,7 @@ var toDynTypeBinding, TypeChecker;
 var init_type_checker = __esm({
   "node_modules/@marcbachmann/cel-js/lib/type-checker.js"() {
     init_import_meta_url();
-    init_errors();
+    init_errors2();
     init_operators();
     toDynTypeBinding = (/* @__PURE__ */ new Map()).set("A", "dyn").set("T", "dyn").set("K", "dyn").set("V", "dyn");
     TypeChecker = class extends Base {
@@ -30110,7 +30252,7 @@ var init_parser = __esm({
   "node_modules/@marcbachmann/cel-js/lib/parser.js"() {
     init_import_meta_url();
     init_functions();
-    init_errors();
+    init_errors2();
     init_operators();
     init_globals();
     TOKEN2 = {
@@ -31028,7 +31170,7 @@ var init_evaluator = __esm({
   "node_modules/@marcbachmann/cel-js/lib/evaluator.js"() {
     init_import_meta_url();
     init_registry();
-    init_errors();
+    init_errors2();
     init_functions();
     init_macros();
     init_overloads();
@@ -31352,7 +31494,7 @@ var lib_default;
 var init_lib = __esm({
   "node_modules/@marcbachmann/cel-js/lib/index.js"() {
     init_import_meta_url();
-    init_errors();
+    init_errors2();
     init_evaluator();
     init_serialize();
     init_optional();
@@ -35002,77 +35144,6 @@ var init_compile = __esm({
   }
 });
 
-// dist/src/errors.js
-var UserError, UsageError, InputError, InternalError, ConfigError, OutputPathError;
-var init_errors2 = __esm({
-  "dist/src/errors.js"() {
-    "use strict";
-    init_import_meta_url();
-    UserError = class extends Error {
-      hint;
-      constructor(message, hint2) {
-        super(message);
-        this.name = new.target.name;
-        this.hint = hint2;
-      }
-    };
-    UsageError = class extends UserError {
-    };
-    InputError = class extends UserError {
-    };
-    InternalError = class extends Error {
-      constructor(message, options) {
-        super(message, options);
-        this.name = "InternalError";
-      }
-    };
-    ConfigError = class extends UserError {
-    };
-    OutputPathError = class extends UsageError {
-      flag;
-      path;
-      constructor(flag, path, problem) {
-        super(`${flag} ${path}: ${problem}`);
-        this.flag = flag;
-        this.path = path;
-      }
-    };
-  }
-});
-
-// dist/src/kube/version.js
-function unreleasedBeyond(version2) {
-  return version2.major === 1 && version2.minor > NEWEST_RELEASED_KUBE_MINOR ? { major: 1, minor: NEWEST_RELEASED_KUBE_MINOR } : void 0;
-}
-function parseKubeVersion(text) {
-  const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text.trim());
-  if (!match)
-    throw new UsageError(`--kube-version: "${text}" is not a Kubernetes version`, "write it as 1.35 (or v1.35)");
-  const minor2 = Number(match[2]);
-  if (minor2 < OLDEST_KUBE_MINOR || minor2 > NEWEST_KUBE_MINOR) {
-    throw new UsageError(`--kube-version: ${text.trim()} is outside the versions admission-lint knows (1.${OLDEST_KUBE_MINOR} to 1.${NEWEST_KUBE_MINOR})`, `e.g. --kube-version 1.${DEFAULT_KUBE_VERSION.minor}`);
-  }
-  return { major: Number(match[1]), minor: minor2 };
-}
-function formatKubeVersion(version2) {
-  return `${version2.major}.${version2.minor}`;
-}
-function isAtLeast(version2, major, minor2) {
-  return version2.major > major || version2.major === major && version2.minor >= minor2;
-}
-var DEFAULT_KUBE_VERSION, OLDEST_KUBE_MINOR, NEWEST_KUBE_MINOR, NEWEST_RELEASED_KUBE_MINOR;
-var init_version = __esm({
-  "dist/src/kube/version.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_errors2();
-    DEFAULT_KUBE_VERSION = { major: 1, minor: 35 };
-    OLDEST_KUBE_MINOR = 16;
-    NEWEST_KUBE_MINOR = 37;
-    NEWEST_RELEASED_KUBE_MINOR = 36;
-  }
-});
-
 // dist/src/validate/label-selector.js
 function validateLabelSelector(selector, at) {
   const errors = [];
@@ -35925,7 +35996,11 @@ function apiErrorsOf(run2, object) {
   });
 }
 function namespaceErrorsOf(run2, namespace) {
-  return run2.memo.perObject(NAMESPACE_ERRORS, namespace, () => namespaceMetadataErrors(namespace.written));
+  return run2.memo.perObject(NAMESPACE_ERRORS, namespace, () => {
+    const listings = listingsOf(run2, streamOf(namespace.manifest.file));
+    const renamed = listings.length > 0 && listings.every((listing) => listing.namespace !== void 0);
+    return namespaceMetadataErrors(namespace.written).filter((error) => !(renamed && error.path[0] === "metadata" && error.path[1] === "name"));
+  });
 }
 var OBJECT_ERRORS, NAMESPACE_ERRORS;
 var init_api_errors = __esm({
@@ -35934,83 +36009,13 @@ var init_api_errors = __esm({
     init_import_meta_url();
     init_field_path();
     init_kustomize_fills();
+    init_namespaces();
     init_run_scope();
     init_namespace_meta();
     init_policy_api();
     init_webhook_api();
     OBJECT_ERRORS = memoKey("API validation errors per admission object");
     NAMESPACE_ERRORS = memoKey("API validation errors per Namespace");
-  }
-});
-
-// dist/src/match/namespaces.js
-function supersededLater(scope, object) {
-  return scope.memo.get(SUPERSEDED, () => {
-    const laterStreams = /* @__PURE__ */ new Map();
-    const superseded = /* @__PURE__ */ new Set();
-    for (let at = scope.webhookConfigurations.length - 1; at >= 0; at--) {
-      const configuration = scope.webhookConfigurations[at];
-      const key2 = `${configuration.kind}\0${configuration.name}`;
-      const stream = streamOf(configuration.manifest.file);
-      const later = laterStreams.get(key2) ?? /* @__PURE__ */ new Set();
-      if ([...later].some((each) => each !== stream))
-        superseded.add(configuration);
-      if (later.size < 2)
-        later.add(stream);
-      laterStreams.set(key2, later);
-    }
-    return superseded;
-  }).has(object);
-}
-function namespacesNamed(scope, name) {
-  const byName2 = scope.memo.get(ALL_BY_NAME, () => groupBy(scope.namespaces, (namespace) => namespace.name));
-  return byName2.get(name) ?? [];
-}
-function namespaceNamed(scope, name) {
-  return namespacesNamed(scope, name)[0];
-}
-function namespaceLabels(scope, name) {
-  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
-}
-function streamOf(file) {
-  return file.renderedFrom ?? file.path;
-}
-function namespaceLabelsWith(scope, name, stream, { later }) {
-  const all = namespacesNamed(scope, name);
-  let lastOwn = -1;
-  for (let at = 0; at < all.length; at++)
-    if (streamOf(all[at].manifest.file) === stream)
-      lastOwn = at;
-  const chosen = [];
-  if (lastOwn >= 0)
-    chosen.push(all[lastOwn]);
-  else if (all.length > 0)
-    chosen.push(all[0]);
-  if (later && all.length > 0 && all.length - 1 > lastOwn && !chosen.includes(all[all.length - 1]))
-    chosen.push(all[all.length - 1]);
-  return chosen.length === 0 ? [namespaceLabels(scope, name)] : chosen.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
-}
-function labelsOfNamespace(manifest, name, kubeVersion) {
-  const accepted = manifest !== void 0 && namespaceMetadataErrors(manifest.written).length === 0 ? manifest : void 0;
-  const labels = { ...accepted?.labels ?? {} };
-  if (isAtLeast(kubeVersion, 1, 21))
-    labels[NAMESPACE_NAME_LABEL] = name;
-  else
-    delete labels[NAMESPACE_NAME_LABEL];
-  return labels;
-}
-var SUPERSEDED, ALL_BY_NAME;
-var init_namespaces = __esm({
-  "dist/src/match/namespaces.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_collections();
-    init_version();
-    init_types();
-    init_run_scope();
-    init_namespace_meta();
-    SUPERSEDED = memoKey("webhook configurations a later stream names again");
-    ALL_BY_NAME = memoKey("Namespace manifests by name, in order");
   }
 });
 
@@ -36108,8 +36113,6 @@ var init_api_validation = __esm({
     init_rule();
     init_field_error();
     init_api_errors();
-    init_kustomize_fills();
-    init_namespaces();
     init_list();
     PLACEHOLDER_HELP = "A template placeholder is not a value the API server accepts: render the file as its install does (helm template, envsubst, a sed or make step) and lint the output (\u2026 | admission-lint -).";
     COMPILATION_FAILED = "compilation failed: ";
@@ -36150,10 +36153,7 @@ var init_api_validation = __esm({
           // (kustomize's namespace field specs); when every one that lists it does, its written name
           // is not what the API server gets (hold-out 28: a placeholder `_` built as rook-ceph).
           namespace(namespace) {
-            const listings = listingsOf(run2, streamOf(namespace.manifest.file));
-            const renamed = listings.length > 0 && listings.every((listing) => listing.namespace !== void 0);
-            const errors = namespaceErrors(namespace).filter((error) => !(renamed && error.path[0] === "metadata" && error.path[1] === "name"));
-            return oncePerFile(errors, namespace, run2, named(namespace));
+            return oncePerFile(namespaceErrors(namespace), namespace, run2, named(namespace));
           }
         };
       }
@@ -43495,6 +43495,7 @@ var init_client_config_url = __esm({
     init_client_config();
     init_placeholder_findings();
     init_api_errors();
+    init_kustomize_fills();
     init_placeholder();
     init_list();
     rule21 = defineObjectRule({
@@ -43534,6 +43535,8 @@ var init_client_config_url = __esm({
                 continue;
               const written = writtenHost(url);
               const placeholder = placeholderIn(written?.replace(/:\d*$/, ""));
+              if (placeholder !== void 0 && filledByBuild(run2, { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path }, [...entry.path, "clientConfig", "url"], url))
+                continue;
               if (placeholder !== void 0) {
                 if (!leftToOthers()) {
                   violations.push({
@@ -47622,7 +47625,7 @@ var init_sources = __esm({
     init_import_meta_url();
     init_fs();
     import_node_path9 = require("node:path");
-    init_errors2();
+    init_errors();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
     STDIN_PATH = "<stdin>";
@@ -48088,7 +48091,7 @@ var init_config = __esm({
     init_import_meta_url();
     import_node_path10 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
-    init_errors2();
+    init_errors();
     init_json();
     init_sources();
     init_closest();
@@ -50887,7 +50890,7 @@ var init_write = __esm({
     init_node_crypto();
     init_fs();
     import_node_path13 = require("node:path");
-    init_errors2();
+    init_errors();
   }
 });
 
@@ -54191,7 +54194,7 @@ var init_yaml = __esm({
     init_collections();
     import_yaml10 = __toESM(require_dist(), 1);
     init_placeholder();
-    init_errors2();
+    init_errors();
     init_go_alias_limit();
     init_simple_positions();
     init_positions();
@@ -63117,7 +63120,7 @@ var init_load_run = __esm({
     init_recognize();
     init_unreadable();
     init_run_scope();
-    init_errors2();
+    init_errors();
     init_placeholder();
     init_private_keys();
     OBJECTS_BY_VALUE = {
@@ -63851,7 +63854,7 @@ var init_lint = __esm({
     "use strict";
     init_import_meta_url();
     init_library();
-    init_errors2();
+    init_errors();
     init_field_path();
     init_version();
     init_helm();
@@ -64968,7 +64971,7 @@ var init_destinations = __esm({
     init_import_meta_url();
     init_fs();
     import_node_path23 = require("node:path");
-    init_errors2();
+    init_errors();
     init_sources();
     init_write();
     identity3 = (stats) => `${stats.dev}:${stats.ino}`;
@@ -65084,7 +65087,7 @@ var init_stdin = __esm({
   "dist/src/cli/stdin.js"() {
     "use strict";
     init_import_meta_url();
-    init_errors2();
+    init_errors();
     init_sources();
   }
 });
@@ -65259,7 +65262,7 @@ var init_settings = __esm({
   "dist/src/psa/settings.js"() {
     "use strict";
     init_import_meta_url();
-    init_errors2();
+    init_errors();
     init_pod_security();
     init_config();
     init_config_file();
@@ -65304,7 +65307,7 @@ var init_labels2 = __esm({
   "dist/src/simulate/labels.js"() {
     "use strict";
     init_import_meta_url();
-    init_errors2();
+    init_errors();
     NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
     PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
     VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
@@ -65951,7 +65954,7 @@ var init_object = __esm({
   "dist/src/simulate/object.js"() {
     "use strict";
     init_import_meta_url();
-    init_errors2();
+    init_errors();
     init_json();
     init_sources();
     init_pod_security();
@@ -66611,7 +66614,7 @@ var init_request_flags = __esm({
   "dist/src/simulate/request-flags.js"() {
     "use strict";
     init_import_meta_url();
-    init_errors2();
+    init_errors();
     init_request();
     init_closest();
     init_labels2();
@@ -66684,7 +66687,7 @@ var init_simulate = __esm({
     init_import_meta_url();
     init_budget();
     init_lint();
-    init_errors2();
+    init_errors();
     init_discovery();
     init_sources();
     init_library();
@@ -66770,7 +66773,7 @@ var init_simulate_command = __esm({
     "use strict";
     init_import_meta_url();
     init_esm();
-    init_errors2();
+    init_errors();
     init_version();
     init_exit_code();
     init_destinations();
@@ -67558,7 +67561,7 @@ var init_target = __esm({
     "use strict";
     init_import_meta_url();
     init_node_net();
-    init_errors2();
+    init_errors();
   }
 });
 
@@ -68134,7 +68137,7 @@ var init_probe = __esm({
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    init_errors2();
+    init_errors();
     init_closest();
     init_webhooks();
     init_simulate();
@@ -68203,7 +68206,7 @@ var init_probe_command = __esm({
     "use strict";
     init_import_meta_url();
     init_esm();
-    init_errors2();
+    init_errors();
     init_version();
     init_destinations();
     init_exit_code();
@@ -68983,7 +68986,7 @@ init_fs();
 init_module();
 var import_node_path12 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
-init_errors2();
+init_errors();
 init_closest();
 
 // dist/src/config/presets.js
@@ -69376,7 +69379,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 init_import_meta_url();
 init_fs();
 var import_node_path14 = require("node:path");
-init_errors2();
+init_errors();
 init_write();
 init_severity();
 init_finding();
@@ -69512,7 +69515,7 @@ function applyBaseline(report2, baseline, baselineDir, cwd) {
 // dist/src/cli/main.js
 init_lint();
 init_sources();
-init_errors2();
+init_errors();
 init_docs();
 init_escape();
 
@@ -70676,7 +70679,7 @@ init_help_examples();
 
 // dist/src/cli/rule-flags.js
 init_import_meta_url();
-init_errors2();
+init_errors();
 init_closest();
 function unknownRule(id, rules2) {
   const suggestion2 = closest(id, rules2.map((rule44) => rule44.meta.id));
@@ -70744,7 +70747,7 @@ function wrapWidth(flags, where2) {
 
 // dist/src/cli/shown.js
 init_import_meta_url();
-init_errors2();
+init_errors();
 init_exit_code();
 var HIDE_INFOS_BY_DEFAULT = /* @__PURE__ */ new Set(["stylish"]);
 function onlyErrors(report2) {
@@ -71162,4 +71165,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 0377584a44c57432c1b91fcbddbbb2da599fcd57e579e8480d4afb3a0e7392b6
+//# admission-lint-build 3ff6f9cdaa147ea3c9ddbff156a6d4861159b998907d37604e5cc51232053a35

@@ -134,6 +134,69 @@ webhooks:
     expect((await lintText(query, { only: ['client-config-url', 'schema', 'api-validation'] })).map((f) => f.ruleId)).toEqual(['api-validation']);
   });
 
+  it('in a kustomize tree: a var the build fills is none, and a Namespace the build renames names nothing (attack s48d)', async () => {
+    const lintTree = async (files: Record<string, string>): Promise<string[]> =>
+      (await lint({ paths: [folder(files)], rules: selectRules(['client-config-url', 'schema', 'api-validation']), kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' })).findings.map((f) => f.ruleId);
+    // The kustomization's namespace: renames the Namespace named <NS>: its error is not reported, so the host is named here.
+    expect(await lintTree({ 'kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: real-ns
+resources:
+- wh.yaml
+`, 'wh.yaml': `apiVersion: v1
+kind: Namespace
+metadata:
+  name: <NS>
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: a
+webhooks:
+  - name: a.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    timeoutSeconds: 5
+    clientConfig:
+      url: https://<YOUR_API_ID>.execute-api.example.com/check
+    rules:
+      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+` })).toEqual(['client-config-url']);
+    // $(WEBHOOK_HOST) is a kustomize var the build fills in the url.
+    expect(await lintTree({ 'kustomization.yaml': `resources: [wh.yaml, svc.yaml]
+configurations: [params.yaml]
+vars:
+- name: WEBHOOK_HOST
+  objref: {apiVersion: v1, kind: Service, name: hook}
+  fieldref: {fieldPath: metadata.name}
+`, 'params.yaml': `varReference:
+- path: webhooks/clientConfig/url
+  kind: ValidatingWebhookConfiguration
+`, 'svc.yaml': `apiVersion: v1
+kind: Service
+metadata:
+  name: hook
+  namespace: x
+spec:
+  ports: [{port: 443}]
+`, 'wh.yaml': `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: a
+webhooks:
+  - name: a.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    timeoutSeconds: 5
+    clientConfig:
+      url: https://$(WEBHOOK_HOST)/check
+    rules:
+      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+` })).toEqual([]);
+  });
+
   it('are counted in the one finding that names a file\'s placeholders, and not named again', async () => {
     const found = await lintText(file('\n      caBundle: ${CA_BUNDLE}'), { only: ['client-config-url', 'schema', 'api-validation'] });
     expect(found.map((f) => f.ruleId)).toEqual(['schema']);

@@ -5,7 +5,8 @@
  */
 import { valueAtPath } from '../field-path.js';
 import type { KubeVersion } from '../kube/version.js';
-import { filledByBuild } from './kustomize-fills.js';
+import { filledByBuild, listingsOf } from './kustomize-fills.js';
+import { streamOf } from './namespaces.js';
 import type { NamespaceObject } from '../model/objects.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { FieldError } from '../validate/field-error.js';
@@ -30,7 +31,14 @@ export function apiErrorsOf(run: Pick<RunScope, 'kustomizations' | 'memo'> & { r
   });
 }
 
-/** A Namespace manifest's metadata errors. */
-export function namespaceErrorsOf(run: Pick<RunScope, 'memo'>, namespace: NamespaceObject): readonly FieldError[] {
-  return run.memo.perObject(NAMESPACE_ERRORS, namespace, () => namespaceMetadataErrors(namespace.written));
+/**
+ * A Namespace manifest's metadata errors; its name's are left out where every kustomization
+ * listing its file sets `namespace:`, which renames it in the build.
+ */
+export function namespaceErrorsOf(run: Pick<RunScope, 'kustomizations' | 'memo'>, namespace: NamespaceObject): readonly FieldError[] {
+  return run.memo.perObject(NAMESPACE_ERRORS, namespace, () => {
+    const listings = listingsOf(run, streamOf(namespace.manifest.file));
+    const renamed = listings.length > 0 && listings.every((listing) => listing.namespace !== undefined);
+    return namespaceMetadataErrors(namespace.written).filter((error) => !(renamed && error.path[0] === 'metadata' && error.path[1] === 'name'));
+  });
 }
