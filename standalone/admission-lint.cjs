@@ -62731,17 +62731,6 @@ var init_recognize = __esm({
 function workloadsIn(names2, every) {
   return every ? mightBeWorkload : workloadDocuments(names2);
 }
-function namesUpTo(names2) {
-  const views = /* @__PURE__ */ new Map();
-  return (count) => {
-    let view = views.get(count);
-    if (view === void 0) {
-      view = new NamespaceNames(names2.slice(0, count));
-      views.set(count, view);
-    }
-    return view;
-  };
-}
 function workloadSettle(checked, complete, settings2, kubeVersion, patch = false) {
   return {
     admits: (text) => !mightBeRead(text),
@@ -62774,7 +62763,6 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const settings2 = options.podSecurity?.settings ?? options.podSecuritySettings ?? DEFAULT_POD_SECURITY_SETTINGS;
   const reach = options.podSecurity === void 0 ? "none" : initialReach(settings2, options.podSecurity.kubeVersion);
   const checked = new CheckedNamespaces(settings2);
-  const checkedUpTo = namesUpTo(checked.names);
   const revisits = [];
   const interned = /* @__PURE__ */ new Map();
   const intern = (name) => interned.get(name) ?? (interned.set(name, name), name);
@@ -62804,7 +62792,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       files2.push(unreadFile(raw.path, raw.tooLarge, MAX_FILE_BYTES));
       continue;
     }
-    const readFor = checked.names.length;
+    const checkedSoFar = checked.names.length;
     const every = reach === "every" || checked.every;
     const named = every ? mightBeWorkload : void 0;
     const patch = kustomizePatches2.isPatch(path);
@@ -62815,8 +62803,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     if (bundle ? bytesMayHoldOtherNetworkPolicy(raw.bytes) : bytesMayHoldNetworkPolicy(raw.bytes))
       networkPoliciesOutsideBundles = true;
     const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, patch);
-    const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
-    const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
+    const found = checkedSoFar > 0 && !every ? workloadBytes(raw.bytes) : void 0;
+    const revisit = reach === "labelled" && !checked.every && (checkedSoFar === 0 || found !== "none");
     const skimmed = skimBytes(raw.bytes, { workloads: every });
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
     const remember = () => ({
@@ -62915,7 +62903,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     }
   }
   if (reach === "labelled" && (checked.names.length > 0 || checked.every)) {
-    const named = workloadsIn(checkedUpTo(checked.names.length), checked.every);
+    const named = workloadsIn(new NamespaceNames(checked.names), checked.every);
     settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
   }
   return {
@@ -71165,4 +71153,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 3ff6f9cdaa147ea3c9ddbff156a6d4861159b998907d37604e5cc51232053a35
+//# admission-lint-build 399e948e31c9ee8f6ea8eba20a23496baecebf15d0bbf28f3f11bb051a8a54f4

@@ -133,21 +133,6 @@ function workloadsIn(names: NamespaceNames, every: boolean): (documentText: stri
   return every ? mightBeWorkload : workloadDocuments(names);
 }
 
-/**
- * The first `count` names of a list that only grows (CheckedNamespaces.names), prepared once
- * for each count asked for: every file of a labelled run is searched for them.
- */
-function namesUpTo(names: readonly string[]): (count: number) => NamespaceNames {
-  const views = new Map<number, NamespaceNames>();
-  return (count) => {
-    let view = views.get(count);
-    if (view === undefined) {
-      view = new NamespaceNames(names.slice(0, count));
-      views.set(count, view);
-    }
-    return view;
-  };
-}
 
 /**
  * The workload documents that their value settles (src/parse/read.ts): those that certainly pass
@@ -209,9 +194,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const kustomizePatches = new KustomizePatches();
   const settings = options.podSecurity?.settings ?? options.podSecuritySettings ?? DEFAULT_POD_SECURITY_SETTINGS;
   const reach = options.podSecurity === undefined ? 'none' : initialReach(settings, options.podSecurity.kubeVersion);
-  /** `labelled` runs: the namespaces known so far to be checked; workloads in them are read as their files are. */
+  /** `labelled` runs: the namespaces known so far to be checked; the second pass reads the workloads in them. */
   const checked = new CheckedNamespaces(settings);
-  const checkedUpTo = namesUpTo(checked.names);
   const revisits: Revisit[] = [];
   /** One copy of each namespace value the revisits hold (thousands of files name the same few). */
   const interned = new Map<string, string>();
@@ -250,7 +234,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // namespace is checked), or none: a `labelled` run reads those of its checked namespaces
     // after this pass (readLaterWorkloads), every namespace's policy known then, so that each
     // file is settled against one list of names (reading them as the list grew cost more).
-    const readFor = checked.names.length;
+    const checkedSoFar = checked.names.length;
     const every = reach === 'every' || checked.every;
     const named = every ? mightBeWorkload : undefined;
     const patch = kustomizePatches.isPatch(path);
@@ -269,8 +253,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, patch);
     // A run without Pod Security labels pays nothing here: before the first checked namespace,
     // an input is only remembered (its bytes are looked at again only if one turns up).
-    const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
-    const revisit = reach === 'labelled' && !checked.every && (readFor === 0 || found !== 'none');
+    const found = checkedSoFar > 0 && !every ? workloadBytes(raw.bytes) : undefined;
+    const revisit = reach === 'labelled' && !checked.every && (checkedSoFar === 0 || found !== 'none');
     const skimmed = skimBytes(raw.bytes, { workloads: every });
     // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
     // pass reads it again only if one of them turns out to be checked.
@@ -379,7 +363,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     }
   }
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
-    const named = workloadsIn(checkedUpTo(checked.names.length), checked.every);
+    const named = workloadsIn(new NamespaceNames(checked.names), checked.every);
     settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
   return {
