@@ -127,10 +127,10 @@ export const rule = defineObjectRule({
           const written = writtenHost(url);
           // The host without its port: `WEBHOOK_HOST:8443` is the token WEBHOOK_HOST.
           const placeholder = placeholderIn(written?.replace(/:\d*$/, ''));
-          // A var the kustomizations listing the file fill in as they build it is no placeholder in the build (attack s48d 2).
-          if (placeholder !== undefined && filledByBuild(run, { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path }, [...entry.path, 'clientConfig', 'url'], url)) continue;
           if (placeholder !== undefined) {
-            if (!leftToOthers()) {
+            // A var the kustomizations listing the file fill in as they build it is no placeholder in the build (attack s48d 2).
+            const filled = filledByBuild(run, { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path }, [...entry.path, 'clientConfig', 'url'], url);
+            if (!filled && !leftToOthers()) {
               violations.push({
                 messageId: 'placeholderHost',
                 data: { webhook: entry.label, host: elideMiddle(written!, 60), placeholder: elideMiddle(placeholder, 40) },

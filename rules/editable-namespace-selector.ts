@@ -201,7 +201,7 @@ export const rule = defineObjectRule({
           const optIn = openOptIn(run, selector, trusted, backend);
           // The key meant to name kube-system, which kube-system lacks: a finding of its own, which
           // matches-kube-system's finding covers when it names the key (one cause, hold-out 35).
-          const kubeSystemKey = unexcludedRequirement(selector, namespaceLabels(run, KUBE_SYSTEM));
+          const kubeSystemRequirement = unexcludedRequirement(selector, namespaceLabels(run, KUBE_SYSTEM));
           const found = selectorKeys(selector)
             .filter(({ key }) => !trusted.has(key))
             .map(({ key, where }): KeyViolation => {
@@ -222,7 +222,7 @@ export const rule = defineObjectRule({
                 severity: verdict.severity,
                 help: verdict.help,
                 key,
-                ...(where[0] === 'matchExpressions' && where[1] === kubeSystemKey?.index ? { apart: true } : {}),
+                ...(where[0] === 'matchExpressions' && where[1] === kubeSystemRequirement?.index ? { apart: true } : {}),
               };
             });
           return groupedByCause(found);

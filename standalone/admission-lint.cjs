@@ -38399,7 +38399,7 @@ var init_editable_namespace_selector = __esm({
               const builtins = rulesMatchBuiltins(entry.webhook.rules, run2.discovery);
               const backend = backendOf(entry.webhook);
               const optIn = openOptIn(run2, selector, trusted, backend);
-              const kubeSystemKey = unexcludedRequirement(selector, namespaceLabels(run2, KUBE_SYSTEM));
+              const kubeSystemRequirement = unexcludedRequirement(selector, namespaceLabels(run2, KUBE_SYSTEM));
               const found = selectorKeys(selector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
                 const optOut = optsOut(selector, where2);
                 const requirement = where2[0] === "matchExpressions" ? selector?.matchExpressions?.[where2[1]] : void 0;
@@ -38416,7 +38416,7 @@ var init_editable_namespace_selector = __esm({
                   severity: verdict.severity,
                   help: verdict.help,
                   key: key2,
-                  ...where2[0] === "matchExpressions" && where2[1] === kubeSystemKey?.index ? { apart: true } : {}
+                  ...where2[0] === "matchExpressions" && where2[1] === kubeSystemRequirement?.index ? { apart: true } : {}
                 };
               });
               return groupedByCause(found);
@@ -43535,10 +43535,9 @@ var init_client_config_url = __esm({
                 continue;
               const written = writtenHost(url);
               const placeholder = placeholderIn(written?.replace(/:\d*$/, ""));
-              if (placeholder !== void 0 && filledByBuild(run2, { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path }, [...entry.path, "clientConfig", "url"], url))
-                continue;
               if (placeholder !== void 0) {
-                if (!leftToOthers()) {
+                const filled = filledByBuild(run2, { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path }, [...entry.path, "clientConfig", "url"], url);
+                if (!filled && !leftToOthers()) {
                   violations.push({
                     messageId: "placeholderHost",
                     data: { webhook: entry.label, host: elideMiddle(written, 60), placeholder: elideMiddle(placeholder, 40) },
@@ -71153,4 +71152,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 399e948e31c9ee8f6ea8eba20a23496baecebf15d0bbf28f3f11bb051a8a54f4
+//# admission-lint-build e35590d4bde74eca1686da6d4816a6b52c73755e4eceecafd754b79bfc0be030
