@@ -28,6 +28,17 @@ webhooks:
     resources: ["${resource}"]${suppress}
 `;
 
+/** Runs `body` with a fresh temporary folder as the working directory, and goes back after. */
+async function inFreshFolder(prefix: string, body: () => Promise<void>): Promise<void> {
+  const cwd = process.cwd();
+  process.chdir(mkdtempSync(join(tmpdir(), prefix)));
+  try {
+    await body();
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
 const severities = async (text: string, options: Parameters<typeof lintText>[1] = {}) =>
   (await lintText(text, { only: ['implicit-failure-policy', 'matches-kube-system'], ...options })).map((f) => `${f.ruleId} ${f.severity}`).sort();
 
@@ -44,9 +55,7 @@ describe('a finding that another one stands for', () => {
   });
 
   it('is what it was again when a baseline hides the finding that covered it', async () => {
-    const cwd = process.cwd();
-    process.chdir(mkdtempSync(join(tmpdir(), 'admission-lint-covers-')));
-    try {
+    await inFreshFolder('admission-lint-covers-', async () => {
       // The baseline is written while failurePolicy: Fail is explicit (no implicit-failure-policy finding).
       writeFileSync('webhook.yaml', WEBHOOK('configmaps').replace('  sideEffects: None\n', '  sideEffects: None\n  failurePolicy: Fail\n'));
       expect((await runCli(['--no-config-lookup', '--write-baseline', 'baseline.json', 'webhook.yaml'], '')).code).toBe(0);
@@ -56,17 +65,13 @@ describe('a finding that another one stands for', () => {
       const found = (JSON.parse(run.stdout) as { findings: { ruleId: string; severity: string }[] }).findings.map((f) => `${f.ruleId} ${f.severity}`);
       expect(found).toEqual(['implicit-failure-policy warning']);
       expect(run.code).toBe(1);
-    } finally {
-      process.chdir(cwd);
-    }
+    });
   });
 });
 
 describe('the JSON output of a covered finding', () => {
   it('has coveredBy after the contract fields: the severity it had and where the covering finding is', async () => {
-    const cwd = process.cwd();
-    process.chdir(mkdtempSync(join(tmpdir(), 'admission-lint-covers-json-')));
-    try {
+    await inFreshFolder('admission-lint-covers-json-', async () => {
       writeFileSync('webhook.yaml', WEBHOOK('configmaps'));
       const run = await runCli(['--no-config-lookup', '--format', 'json', 'webhook.yaml'], '');
       const findings = (JSON.parse(run.stdout) as { findings: Record<string, unknown>[] }).findings;
@@ -76,17 +81,13 @@ describe('the JSON output of a covered finding', () => {
       expect(Object.keys(covered).slice(-1)).toEqual(['coveredBy']);
       expect(covered.coveredBy).toEqual({ severity: 'warning', by: [{ ruleId: 'matches-kube-system', file: 'webhook.yaml', line: covering.line, column: covering.column }] });
       expect(covering.coveredBy).toBeUndefined();
-    } finally {
-      process.chdir(cwd);
-    }
+    });
   });
 });
 
 describe('a covered finding read from standard input with --stdin-filename', () => {
   it('names the covering finding by that name, and a baseline keeps it covered', async () => {
-    const cwd = process.cwd();
-    process.chdir(mkdtempSync(join(tmpdir(), 'admission-lint-covers-stdin-')));
-    try {
+    await inFreshFolder('admission-lint-covers-stdin-', async () => {
       const run = await runCli(['--no-config-lookup', '--format', 'json', '--stdin-filename', 'deploy/webhook.yaml', '-'], WEBHOOK('configmaps'));
       const covered = (JSON.parse(run.stdout) as { findings: { ruleId: string; coveredBy?: { by: { file: string }[] } }[] }).findings.find((f) => f.ruleId === 'implicit-failure-policy')!;
       expect(covered.coveredBy!.by.map((each) => each.file)).toEqual(['deploy/webhook.yaml']);
@@ -95,9 +96,7 @@ describe('a covered finding read from standard input with --stdin-filename', () 
       const withBaseline = await runCli(['--no-config-lookup', '--format', 'json', '--baseline', 'baseline.json', '--stdin-filename', 'deploy/webhook.yaml', '-'], WEBHOOK('configmaps'));
       const severities = (JSON.parse(withBaseline.stdout) as { findings: { ruleId: string; severity: string }[] }).findings.filter((f) => f.ruleId === 'implicit-failure-policy').map((f) => f.severity);
       expect(severities).toEqual(['info']);
-    } finally {
-      process.chdir(cwd);
-    }
+    });
   });
 });
 
