@@ -52328,6 +52328,11 @@ var init_simple_yaml = __esm({
       /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
       anchors = /* @__PURE__ */ new Map();
       aliases = 0;
+      /**
+       * A skipped value held a `&` (ReadOptions.skip): it may define an anchor, and an alias after it
+       * would name that node, not the one this reader saw. Aliases are then left to `yaml`.
+       */
+      anchorSkipped = false;
       /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
       splitText;
       splitAnswer;
@@ -52534,7 +52539,7 @@ var init_simple_yaml = __esm({
         if (value[0] === "*") {
           const comment2 = value.search(/ #/);
           const alias = ALIAS.exec((comment2 < 0 ? value : value.slice(0, comment2)).trimEnd());
-          if (alias === null || !this.anchors.has(alias[1]))
+          if (alias === null || !this.anchors.has(alias[1]) || this.anchorSkipped)
             fail2();
           this.aliases++;
           return { value: this.anchors.get(alias[1]) };
@@ -52748,6 +52753,8 @@ var init_simple_yaml = __esm({
           const deeper = lineIndent > indent || empty2 && lineIndent === indent && raw.charCodeAt(indent) === 45 && (raw.length === indent + 1 || raw.charCodeAt(indent + 1) === 32 || raw.charCodeAt(indent + 1) === 13);
           if (!deeper)
             break;
+          if (raw.includes("&"))
+            this.anchorSkipped = true;
           this.at = at + 1;
         }
         return true;
@@ -71152,4 +71159,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e35590d4bde74eca1686da6d4816a6b52c73755e4eceecafd754b79bfc0be030
+//# admission-lint-build 61b31b2b804356f50c8ebf9c7a771a15541401846b1674c5eb3708f644dcec5c

@@ -18,6 +18,8 @@ import { form, renderForm } from './yaml-forms.js';
 import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
+/** Generated cases are seeded, so that a failure in CI is the same in a rerun; FUZZ_SEED explores others. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261206);
 const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
 
 /** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
@@ -158,11 +160,21 @@ describe('the simple YAML reader', () => {
         });
         texts.push(`${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\nlast: 1\n`);
       }),
-      { numRuns: 10000 },
+      { seed: SEED, numRuns: 10000 },
     );
     const result = compareSkipping(texts, new Set(['args', 'env']));
     expect(result.mismatches).toEqual([]);
     expect(result.skippedSome).toBeGreaterThan(2000);
+  });
+
+  it('with keys skipped, leaves to yaml an alias whose anchor a skipped value may redefine', () => {
+    // Found by the generated cases above: `*a` names the last node anchored `a`, and that may be
+    // inside a value the reader passed over (then it would give the earlier node's value).
+    const text = 'a0: &a x\nenv:\n  - &a z\nb: *a\n';
+    expect(yamlValue(text)?.value).toEqual({ a0: 'x', env: ['z'], b: 'z' });
+    expect(readSimpleDocument(text, { skip: new Set(['env']) })).toBeUndefined();
+    expect(readSimpleDocument(text)).toEqual({ a0: 'x', env: ['z'], b: 'z' });
+    expect(compareSkipping([text, 'env:\n  - a&b\nk: &a x\nb: *a\n'], new Set(['env'])).mismatches).toEqual([]);
   });
 
   it('reads at least 95 % of the workload documents of the fixtures and both corpora without the full parse (issue 23)', () => {
@@ -236,7 +248,7 @@ describe('the simple YAML reader', () => {
         expect(expected, text).toBeDefined();
         expect(JSON.stringify(simple), text).toBe(JSON.stringify(expected!.value));
       }),
-      { numRuns: 5000 },
+      { seed: SEED, numRuns: 5000 },
     );
     expect(read).toBeGreaterThan(100);
   });
@@ -261,7 +273,7 @@ describe('the simple YAML reader', () => {
         expect(expected, text).toBeDefined();
         expect(JSON.stringify(simple), text).toBe(JSON.stringify(expected!.value));
       }),
-      { numRuns: 20000 },
+      { seed: SEED, numRuns: 20000 },
     );
     expect(read).toBeGreaterThan(2000);
   });

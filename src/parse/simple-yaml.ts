@@ -448,6 +448,11 @@ class Reader {
   /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
   private readonly anchors = new Map<string, unknown>();
   aliases = 0;
+  /**
+   * A skipped value held a `&` (ReadOptions.skip): it may define an anchor, and an alias after it
+   * would name that node, not the one this reader saw. Aliases are then left to `yaml`.
+   */
+  private anchorSkipped = false;
   /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
   private splitText: string | undefined;
   private splitAnswer: ReturnType<typeof splitKey>;
@@ -665,7 +670,7 @@ class Reader {
     if (value[0] === '*') {
       const comment = value.search(/ #/);
       const alias = ALIAS.exec((comment < 0 ? value : value.slice(0, comment)).trimEnd());
-      if (alias === null || !this.anchors.has(alias[1]!)) fail();
+      if (alias === null || !this.anchors.has(alias[1]!) || this.anchorSkipped) fail();
       this.aliases++;
       return { value: this.anchors.get(alias[1]!) };
     }
@@ -860,6 +865,7 @@ class Reader {
       // A document marker or a directive is never inside a document's text here (readSimpleDocument).
       const deeper = lineIndent > indent || (empty && lineIndent === indent && raw.charCodeAt(indent) === 45 && (raw.length === indent + 1 || raw.charCodeAt(indent + 1) === 32 || raw.charCodeAt(indent + 1) === 13));
       if (!deeper) break;
+      if (raw.includes('&')) this.anchorSkipped = true;
       this.at = at + 1;
     }
     return true;
