@@ -3,6 +3,7 @@ import type { Expr } from '../src/cel/check/ast.js';
 import { children } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { policySpec } from '../src/model/policies.js';
+import { compileRule, compiledRuleMatches } from '../src/match/request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
 import { joinWords } from '../src/text/list.js';
@@ -46,6 +47,32 @@ function podSpecResources(object: PolicyObject): Set<string> {
   return out;
 }
 
+/**
+ * What `kubectl debug` sends: an UPDATE of the pods/ephemeralcontainers subresource, whose object
+ * is the whole Pod with the new container in spec.ephemeralContainers. A rule of `pods` does not
+ * match it (only `pods/ephemeralcontainers`, `pods/*`, `*\/ephemeralcontainers` or `*\/*` do).
+ */
+const EPHEMERAL_REQUEST = { operation: 'UPDATE', group: '', version: 'v1', resource: 'pods', subresource: 'ephemeralcontainers', namespace: 'default' } as const;
+
+/**
+ * Whether the policy's rules match the request that adds an ephemeral container, and no
+ * exclusion without resourceNames leaves it out (a rule with resourceNames is taken to match: the
+ * rule stays silent rather than guess the names).
+ */
+function matchesEphemeralContainers(object: PolicyObject): boolean {
+  const match = policySpec(object)?.matchConstraints;
+  const matches = (rules: unknown, withNames: boolean): boolean =>
+    Array.isArray(rules) &&
+    rules.some((rule) => {
+      const compiled = compileRule(rule as Parameters<typeof compileRule>[0]);
+      if (compiled === null) return false;
+      const names = (rule as { resourceNames?: unknown }).resourceNames;
+      if (!withNames && Array.isArray(names) && names.length > 0) return false;
+      return compiledRuleMatches(compiled, EPHEMERAL_REQUEST);
+    });
+  return matches(match?.resourceRules, true) && !matches(match?.excludeResourceRules, false);
+}
+
 /** Whether the policy's rules match objects that hold a pod spec, on CREATE or UPDATE. */
 function matchesPodSpecs(object: PolicyObject): boolean {
   return podSpecResources(object).size > 0;
@@ -58,7 +85,8 @@ function* nodesOf(expr: Expr): Generator<Expr> {
 }
 
 /** Which pod-spec lists an expression names. */
-type ListKind = 'containers' | 'initContainers';
+type ListKind = 'containers' | 'initContainers' | 'ephemeralContainers';
+const LIST_KINDS: ReadonlySet<string> = new Set<ListKind>(['containers', 'initContainers', 'ephemeralContainers']);
 
 /** A field (or key) a selection names: `x.f`, `x.?f`, `x['f']`, `x[?'f']`. */
 function selected(e: Expr): { readonly operand: Expr; readonly field: string } | undefined {
@@ -80,7 +108,7 @@ function listsOf(e: Expr, variables: ReadonlyMap<string, ReadonlySet<ListKind>>)
   if (one !== undefined) {
     // (A variable first: `variables.containers` is what the variable holds.)
     if (one.operand.kind === 'ident' && one.operand.name === 'variables') return new Set(variables.get(one.field) ?? []);
-    if (one.field === 'containers' || one.field === 'initContainers') return new Set([one.field]);
+    if (LIST_KINDS.has(one.field)) return new Set([one.field as ListKind]);
     return new Set();
   }
   if (e.kind === 'call' && e.fn === 'orValue' && e.target !== undefined) return listsOf(e.target, variables);
@@ -145,13 +173,40 @@ interface Expression {
 
 interface PolicyChecks {
   /** The shared fields the policy checks of every element of each list. */
-  readonly checked: { readonly containers: ReadonlySet<string>; readonly initContainers: ReadonlySet<string> };
+  readonly checked: Readonly<Record<ListKind, ReadonlySet<string>>>;
+  /**
+   * A validation or variable reads spec.ephemeralContainers other than as a list it checks each
+   * element of (`!has(object.spec.ephemeralContainers)`, `….size() == 0`): a check of ephemeral
+   * containers as a whole, taken to cover every field of them.
+   */
+  readonly readsEphemeralWhole: boolean;
   /** Each field checked of containers, at the first validation that checks it. */
   readonly firstAt: ReadonlyMap<string, Expression>;
 }
 
-/** Each ValidatingAdmissionPolicy of the run over pod specs: the resources it matches and what it checks of init containers (per run). */
-const INIT_CONTAINER_CHECKS = memoKey<readonly { readonly policy: PolicyObject; readonly resources: ReadonlySet<string>; readonly fields: ReadonlySet<string> }[]>('what the run\'s policies check of init containers');
+/** Each ValidatingAdmissionPolicy of the run over pod specs: the resources it matches and what it checks of init and ephemeral containers (per run). */
+const OTHER_CHECKS = memoKey<readonly OtherChecks[]>('what the run\'s policies check of init and ephemeral containers');
+
+interface OtherChecks {
+  readonly policy: PolicyObject;
+  readonly resources: ReadonlySet<string>;
+  readonly initFields: ReadonlySet<string>;
+  /** What it checks of ephemeral containers where they are added (nothing when it does not match pods/ephemeralcontainers); `whole`: all of them. */
+  readonly ephemeral: ReadonlySet<string> | 'whole';
+}
+
+function otherChecks(run: RuleRun): readonly OtherChecks[] {
+  return run.memo.get(OTHER_CHECKS, () =>
+    run.policies.flatMap((policy) => {
+      if (policy.kind !== 'ValidatingAdmissionPolicy') return [];
+      const resources = podSpecResources(policy);
+      const addsEphemeral = matchesEphemeralContainers(policy);
+      if (resources.size === 0 && !addsEphemeral) return [];
+      const checks = checksOf(policy, run);
+      return [{ policy, resources, initFields: checks.checked.initContainers, ephemeral: !addsEphemeral ? new Set<string>() : checks.readsEphemeralWhole ? 'whole' : checks.checked.ephemeralContainers }];
+    }),
+  );
+}
 
 /**
  * What the run's other policies check of init containers, for this policy: those that match
@@ -159,36 +214,50 @@ const INIT_CONTAINER_CHECKS = memoKey<readonly { readonly policy: PolicyObject; 
  * `…-containers` policy), not one whose check reaches only some of its objects.
  */
 function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
-  const all = run.memo.get(INIT_CONTAINER_CHECKS, () =>
-    run.policies.flatMap((policy) => {
-      if (policy.kind !== 'ValidatingAdmissionPolicy') return [];
-      const resources = podSpecResources(policy);
-      return resources.size === 0 ? [] : [{ policy, resources, fields: checksOf(policy, run).checked.initContainers }];
-    }),
-  );
   const mine = podSpecResources(object);
   const out = new Set<string>();
-  for (const other of all) {
+  for (const other of otherChecks(run)) {
     if (other.policy === object || ![...mine].every((resource) => other.resources.has(resource))) continue;
-    for (const field of other.fields) out.add(field);
+    for (const field of other.initFields) out.add(field);
   }
   return out;
+}
+
+/** Whether a policy of the run (this one too) checks `field` of ephemeral containers on the request that adds them. */
+function ephemeralChecked(run: RuleRun, field: string): boolean {
+  return otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field));
+}
+
+/** A list of fields, short: two named, then how many more. */
+function fieldList(fields: readonly string[]): string {
+  return fields.length <= 2 ? joinWords([...fields]) : `${fields.slice(0, 2).join(', ')} and ${fields.length - 2} more`;
 }
 
 /**
  * A policy is judged with the run's others: a set of policies that checks each list in a policy
  * of its own leaves none of them unchecked. Of the cluster's other policies the file cannot tell.
+ * Ephemeral containers matter where the policy matches Pods: only a Pod gets them, through the
+ * pods/ephemeralcontainers subresource, which `pods` in a rule does not match.
  */
-function check(object: PolicyObject, run: RuleRun): Violation<'unchecked'>[] {
+function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'ephemeral' | 'both' | 'each'>[] {
   if (object.kind !== 'ValidatingAdmissionPolicy' || !matchesPodSpecs(object)) return [];
   const { checked, firstAt } = checksOf(object, run);
   const elsewhere = checkedElsewhere(object, run);
-  const unchecked = [...checked.containers].filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field) && firstAt.has(field)).sort();
+  const candidates = [...checked.containers].filter((field) => firstAt.has(field)).sort();
+  const init = candidates.filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field));
+  const ephemeral = podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(run, field)) : [];
+  const unchecked = [...new Set([...init, ...ephemeral])];
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.
   const at = unchecked.map((field) => firstAt.get(field)!).sort((a, b) => (a.path[2] as number) - (b.path[2] as number))[0]!;
-  const fields = unchecked.length <= 2 ? joinWords(unchecked) : `${unchecked.slice(0, 2).join(', ')} and ${unchecked.length - 2} more`;
-  return [{ messageId: 'unchecked', data: { site: at.label, policy: object.name ?? '(unnamed)', fields }, path: at.path }];
+  const base = { site: at.label, policy: object.name ?? '(unnamed)' };
+  const same = init.length === ephemeral.length && init.every((field, i) => field === ephemeral[i]);
+  if (ephemeral.length === 0) return [{ messageId: 'unchecked', data: { ...base, fields: fieldList(init) }, path: at.path }];
+  // A debug container that runs an image from elsewhere was chosen by someone the cluster lets
+  // add one (no default role can): low consequence beside a privilege it could ask for.
+  if (init.length === 0) return [{ messageId: 'ephemeral', data: { ...base, fields: fieldList(ephemeral) }, path: at.path, ...(ephemeral.every((field) => field === 'image') ? { severity: 'info' as const } : {}) }];
+  if (same) return [{ messageId: 'both', data: { ...base, fields: fieldList(init) }, path: at.path }];
+  return [{ messageId: 'each', data: { ...base, fields: fieldList(unchecked) }, path: at.path }];
 }
 
 const POLICY_CHECKS = memoKey<Map<PolicyObject, PolicyChecks>>('what each policy checks of containers and init containers');
@@ -205,6 +274,8 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
     label: `validations[${index}]`,
     text: text(validation?.expression),
   }));
+  /** The nodes of expressions read as lists of containers (a comprehension's range, a variable that names lists). */
+  const listNodes = new Set<Expr>();
   // The lists each variable names, in order (a variable reads only those before it).
   const variables = new Map<string, ReadonlySet<ListKind>>();
   const variableExprs: { readonly name: string; readonly expr: Expr }[] = [];
@@ -214,12 +285,15 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
     if (expr === undefined) continue;
     variableExprs.push({ name: text(variable?.name), expr });
     const lists = listsOf(expr, variables);
-    if (lists.size > 0) variables.set(text(variable?.name), lists);
+    if (lists.size > 0) {
+      variables.set(text(variable?.name), lists);
+      for (const node of nodesOf(expr)) listNodes.add(node);
+    }
   }
   // Which shared fields the policy checks of every element of each list: only checks count (a
   // mention of initContainers in a message, a comment or a matchCondition that leaves pods with
   // them out checks none of them: s45c 1).
-  const checked = { containers: new Set<string>(), initContainers: new Set<string>() };
+  const checked: Record<ListKind, Set<string>> = { containers: new Set(), initContainers: new Set(), ephemeralContainers: new Set() };
   const firstAt = new Map<string, Expression>();
   const parsedValidations = validations.map((validation) => ({ validation, expr: validation.text.trim() === '' ? undefined : parseExpression(validation.text, 'validating.validation', run.kubeVersion) }));
   /** The shared fields each variable checks of containers (`variables.ok` in a validation is that check). */
@@ -233,6 +307,7 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
       if (node.kind !== 'comprehension') continue;
       const lists = listsOf(node.iterRange, variables);
       if (lists.size === 0) continue;
+      for (const inRange of nodesOf(node.iterRange)) listNodes.add(inRange);
       for (const field of fieldsRead(node)) {
         for (const list of lists) checked[list].add(field);
         if (!lists.has('containers')) continue;
@@ -244,19 +319,25 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
   // A variable's comprehension is a check where a validation reads it; its fields count for both.
   for (const { name, expr } of variableExprs) scan(expr, undefined, name);
   for (const { validation, expr } of parsedValidations) if (expr !== undefined) scan(expr, validation);
-  return { checked, firstAt };
+  const scanned = [...variableExprs.map(({ expr }) => expr), ...parsedValidations.flatMap(({ expr }) => (expr === undefined ? [] : [expr]))];
+  // (After the scans: a comprehension's range is known as a list only once its node is reached.)
+  const readsEphemeralWhole = scanned.some((expr) => [...nodesOf(expr)].some((node) => !listNodes.has(node) && ((node.kind === 'select' && node.field === 'ephemeralContainers') || selected(node)?.field === 'ephemeralContainers')));
+  return { checked, readsEphemeralWhole, firstAt };
 }
 
 export const rule = defineObjectRule({
   meta: {
     id: 'init-containers-unchecked',
-    title: "A policy checks its pods' containers but not their init containers",
+    title: "A policy checks its pods' containers but not their init or ephemeral containers",
     severity: 'warning',
     appliesTo: ['ValidatingAdmissionPolicy'],
     messages: {
       unchecked: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of initContainers: init containers get past it',
+      ephemeral: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of ephemeral containers: kubectl debug adds them through pods/ephemeralcontainers',
+      both: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of initContainers nor of ephemeral containers (pods/ephemeralcontainers)',
+      each: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, only in part of initContainers and of ephemeral containers (pods/ephemeralcontainers)',
     },
-    help: 'An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod\'s whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads.',
+    help: 'An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod\'s whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads. kubectl debug adds ephemeral containers through the pods/ephemeralcontainers subresource, which a rule of pods does not match: add it to the rules and object.spec.?ephemeralContainers.orValue([]) to the lists.',
   },
   create(run) {
     return { policy: (object) => check(object, run) };
