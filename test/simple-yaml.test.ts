@@ -177,6 +177,21 @@ describe('the simple YAML reader', () => {
     expect(compareSkipping([text, 'env:\n  - a&b\nk: &a x\nb: *a\n'], new Set(['env'])).mismatches).toEqual([]);
   });
 
+  it('with keys skipped, reads as usual a skipped value with a quote or bracket its line leaves open', () => {
+    // go-yaml reads a quoted scalar to its closing quote, over lines at any indentation: passing
+    // over the value by indentation would read the string's lines as keys (attack s49a Y2).
+    const skip = { skip: new Set(['env']) };
+    for (const [open, close] of [['"', '"'], ["'", "'"], ['{a: b,', '}']]) {
+      const text = `c:\n  env:\n    - value: ${open}hello\n  securityContext:\n    privileged: false\n  w: x${close}\n`;
+      expect(readSimpleDocument(text, skip), text).toBeUndefined();
+    }
+    // Closed within the value, it is read (not skipped), as yaml reads it.
+    const closed = 'env:\n  - name: JAVA_OPTS\n    value: "-Xms256m\n      -Xmx512m"\nlast: 1\n';
+    expect(readSimpleDocument(closed, skip)).toEqual({ env: [{ name: 'JAVA_OPTS', value: '-Xms256m -Xmx512m' }], last: 1 });
+    // An apostrophe inside a word opens nothing: the value is skipped.
+    expect(readSimpleDocument("env:\n  - value: it's\nlast: 1\n", skip)).toEqual({ env: SKIPPED, last: 1 });
+  });
+
   it('reads at least 95 % of the workload documents of the fixtures and both corpora without the full parse (issue 23)', () => {
     let workloads = 0;
     let read = 0;

@@ -428,6 +428,31 @@ export interface ReadOptions {
   readonly skip?: ReadonlySet<string>;
 }
 
+/**
+ * Whether a line may open a quoted scalar or a flow collection that it does not close: a quote
+ * that does not follow a letter or digit (where a plain scalar's apostrophe would), without its
+ * closing quote on the line, or more `[` and `{` than `]` and `}` outside quotes. It may say yes
+ * where YAML reads plain text or a block scalar's line (then the value is read, not skipped); it
+ * says no only where nothing on the line is left open.
+ */
+function mayOpenPastLine(raw: string, from: number): boolean {
+  if (!OPENERS.test(raw)) return false;
+  let depth = 0;
+  for (let at = from; at < raw.length; at++) {
+    const c = raw.charCodeAt(at);
+    if (c === 34 || c === 39) {
+      const before = at === 0 ? 32 : raw.charCodeAt(at - 1);
+      if ((before >= 48 && before <= 57) || (before >= 65 && before <= 90) || (before >= 97 && before <= 122)) continue;
+      const close = closingQuote(raw.slice(at), 1);
+      if (close < 0) return true;
+      at += close;
+    } else if (c === 91 || c === 123) depth++;
+    else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+const OPENERS = /["'[{]/;
+
 /** The leading spaces of a raw line, or -1 when it is blank or a comment (nothing but spaces and tabs, or a `#` after them). */
 function rawIndent(raw: string): number {
   let at = 0;
@@ -858,6 +883,7 @@ class Reader {
     const value = rest.trimStart();
     const empty = value === '' || value.charCodeAt(0) === 35;
     if (!empty && /^["'[{&*!]/.test(value)) return false;
+    const start = this.at;
     for (let at = this.at; at < this.raws.length; at++) {
       const raw = this.raws[at]!;
       const lineIndent = rawIndent(raw);
@@ -865,6 +891,12 @@ class Reader {
       // A document marker or a directive is never inside a document's text here (readSimpleDocument).
       const deeper = lineIndent > indent || (empty && lineIndent === indent && raw.charCodeAt(indent) === 45 && (raw.length === indent + 1 || raw.charCodeAt(indent + 1) === 32 || raw.charCodeAt(indent + 1) === 13));
       if (!deeper) break;
+      // A quoted scalar or flow collection that goes on past its line ends where it closes, not
+      // where the indentation says (go-yaml reads shallower lines into it): read as usual.
+      if (mayOpenPastLine(raw, lineIndent)) {
+        this.at = start;
+        return false;
+      }
       if (raw.includes('&')) this.anchorSkipped = true;
       this.at = at + 1;
     }
