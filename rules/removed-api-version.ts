@@ -108,6 +108,23 @@ function bindingsNamed(bindings: readonly PolicyObject[] | undefined): string {
   return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0]!.name ?? '', 40)}")` : ` (and its ${bindings.length} bindings)`;
 }
 
+/**
+ * What a v1alpha1 binding's move takes beyond its apiVersion: v1alpha1 defaults a paramRef's
+ * parameterNotFoundAction to Deny, v1beta1 and v1 require it (validation of ParamRef).
+ */
+function paramRefGap(bindings: readonly PolicyObject[]): string {
+  const lacking = bindings.filter((binding) => {
+    if (!binding.apiVersion.endsWith('/v1alpha1')) return false;
+    const written = binding.written;
+    const spec = written !== null && typeof written === 'object' ? (written as { spec?: unknown }).spec : undefined;
+    const paramRef = spec !== null && typeof spec === 'object' ? (spec as { paramRef?: unknown }).paramRef : undefined;
+    return paramRef !== null && typeof paramRef === 'object' && (paramRef as { parameterNotFoundAction?: unknown }).parameterNotFoundAction === undefined;
+  });
+  if (lacking.length === 0) return '';
+  const which = lacking.length === 1 ? `Binding "${elideMiddle(lacking[0]!.name ?? '', 40)}" sets` : `${lacking.length} bindings set`;
+  return ` ${which} paramRef without parameterNotFoundAction: v1alpha1 defaults it to Deny, v1 requires it (write parameterNotFoundAction: Deny to keep what it does).`;
+}
+
 const REMOVED_HELP =
   'The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.';
 
@@ -246,7 +263,7 @@ export const rule = defineObjectRule({
             ...(newest || newer ? { severity: 'info' as const } : {}),
             data: { kind: object.kind, apiVersion, target, detail, since: `1.${since}`, bindings: grouped ?? bindingsNamed(bindings().byPolicy.get(object)) },
             path: ['apiVersion'],
-            help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
+            help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.${paramRefGap(isBindingKind(object.kind) ? [object] : group.flatMap((policy) => bindings().byPolicy.get(policy) ?? []))}`,
           },
         ];
       },

@@ -57,4 +57,12 @@ ${suppressed ? '  annotations:\n    admission-lint.dev/ignore: removed-api-versi
     const report = await lint({ paths: [dir], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
     expect(report.findings.filter((f) => f.ruleId === 'removed-api-version').map((f) => `${f.file.slice(dir.length + 1)} ${f.severity}`)).toEqual([`${join('policies', 'b.yaml')} error`]);
   });
+
+  it('says in the help that v1 requires the parameterNotFoundAction a v1alpha1 binding left to its default', async () => {
+    const binding = (name: string, paramRef: string): string =>
+      `apiVersion: admissionregistration.k8s.io/v1alpha1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: ${name}\nspec:\n  policyName: elsewhere\n  validationActions: [Deny]\n${paramRef}`;
+    expect((await finding(binding('lacking', '  paramRef:\n    name: params\n'))).help).toContain('Binding "lacking" sets paramRef without parameterNotFoundAction: v1alpha1 defaults it to Deny, v1 requires it');
+    expect((await finding(binding('written', '  paramRef:\n    name: params\n    parameterNotFoundAction: Allow\n'))).help).not.toContain('parameterNotFoundAction');
+    expect((await finding(binding('none', ''))).help).not.toContain('parameterNotFoundAction');
+  });
 });
