@@ -2,7 +2,9 @@ import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { children } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { policySpec } from '../src/model/policies.js';
+import { bindingSpec, policySpec } from '../src/model/policies.js';
+import type { MatchResources } from '../src/model/types.js';
+import { policyIndexOf } from '../src/match/bindings.js';
 import { compileRule, compiledRuleMatches } from '../src/match/request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
@@ -55,22 +57,73 @@ function podSpecResources(object: PolicyObject): Set<string> {
 const EPHEMERAL_REQUEST = { operation: 'UPDATE', group: '', version: 'v1', resource: 'pods', subresource: 'ephemeralcontainers', namespace: 'default' } as const;
 
 /**
- * Whether the policy's rules match the request that adds an ephemeral container, and no
- * exclusion without resourceNames leaves it out (a rule with resourceNames is taken to match: the
- * rule stays silent rather than guess the names).
+ * Whether rules match the request that adds an ephemeral container. A rule with resourceNames
+ * matches only the pods it names (kubectl debug of any other gets past it), and an exclusion
+ * with resourceNames leaves out only those: neither counts.
  */
-function matchesEphemeralContainers(object: PolicyObject): boolean {
-  const match = policySpec(object)?.matchConstraints;
-  const matches = (rules: unknown, withNames: boolean): boolean =>
+function rulesMatchEphemeral(rules: unknown): boolean {
+  return (
     Array.isArray(rules) &&
     rules.some((rule) => {
       const compiled = compileRule(rule as Parameters<typeof compileRule>[0]);
       if (compiled === null) return false;
       const names = (rule as { resourceNames?: unknown }).resourceNames;
-      if (!withNames && Array.isArray(names) && names.length > 0) return false;
-      return compiledRuleMatches(compiled, EPHEMERAL_REQUEST);
-    });
-  return matches(match?.resourceRules, true) && !matches(match?.excludeResourceRules, false);
+      return !(Array.isArray(names) && names.length > 0) && compiledRuleMatches(compiled, EPHEMERAL_REQUEST);
+    })
+  );
+}
+
+function matchResourcesEphemeral(match: Readonly<MatchResources> | undefined, emptyMatchesAll: boolean): boolean {
+  const rules = match?.resourceRules;
+  const included = emptyMatchesAll && (!Array.isArray(rules) || rules.length === 0) ? true : rulesMatchEphemeral(rules);
+  return included && !rulesMatchEphemeral(match?.excludeResourceRules);
+}
+
+/**
+ * What the debug request's attributes make of an expression that reads only `request.subResource`
+ * and `request.operation` (compared with strings, joined by `&&`, `||`, `!`); undefined for any
+ * other expression (it is not judged).
+ */
+function onDebugRequest(e: Expr): boolean | undefined {
+  if (e.kind === 'literal' && typeof e.value === 'boolean') return e.value;
+  if (e.kind !== 'call') return undefined;
+  const [a, b] = e.args;
+  if (e.fn === '!_' && a !== undefined) {
+    const value = onDebugRequest(a);
+    return value === undefined ? undefined : !value;
+  }
+  if ((e.fn === '_&&_' || e.fn === '_||_') && a !== undefined && b !== undefined) {
+    const left = onDebugRequest(a);
+    const right = onDebugRequest(b);
+    if (e.fn === '_&&_') return left === false || right === false ? false : left === true && right === true ? true : undefined;
+    return left === true || right === true ? true : left === false && right === false ? false : undefined;
+  }
+  if ((e.fn === '_==_' || e.fn === '_!=_') && a !== undefined && b !== undefined) {
+    const attribute = (x: Expr): string | undefined => (x.kind === 'select' && !x.testOnly && x.operand.kind === 'ident' && x.operand.name === 'request' ? x.field : undefined);
+    const [field, literal] = attribute(a) !== undefined ? [attribute(a), b] : [attribute(b), a];
+    if (field === undefined || literal.kind !== 'literal' || typeof literal.value !== 'string') return undefined;
+    const actual = field === 'subResource' ? EPHEMERAL_REQUEST.subresource : field === 'operation' ? EPHEMERAL_REQUEST.operation : undefined;
+    if (actual === undefined) return undefined;
+    return (actual === literal.value) === (e.fn === '_==_');
+  }
+  return undefined;
+}
+
+/**
+ * Whether the policy sees the request that adds an ephemeral container: its matchConstraints
+ * match it, a matchCondition on the request's subresource or operation does not leave it out,
+ * and (when the run holds its bindings) one of them matches it too.
+ */
+function matchesEphemeralContainers(object: PolicyObject, run: RuleRun): boolean {
+  const spec = policySpec(object);
+  if (!matchResourcesEphemeral(spec?.matchConstraints, false)) return false;
+  for (const condition of Array.isArray(spec?.matchConditions) ? spec.matchConditions : []) {
+    const source = typeof condition?.expression === 'string' ? condition.expression : '';
+    const expr = source.trim() === '' ? undefined : parseExpression(source, 'validating.matchCondition', run.kubeVersion);
+    if (expr !== undefined && onDebugRequest(expr) === false) return false;
+  }
+  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
+  return bindings.length === 0 || bindings.some((binding) => matchResourcesEphemeral(bindingSpec(binding)?.matchResources, true));
 }
 
 /** Whether the policy's rules match objects that hold a pod spec, on CREATE or UPDATE. */
@@ -141,7 +194,8 @@ function fieldsRead(comprehension: Extract<Expr, { kind: 'comprehension' }>): Se
   const element = comprehension.iterVar2 ?? comprehension.iterVar;
   /** The path a selection reads from the element, or undefined. */
   const pathOf = (e: Expr): string[] | undefined => {
-    const read = selected(e);
+    // `has(c.securityContext)` reads the field too: `!has(…)` forbids all of it.
+    const read = selected(e) ?? (e.kind === 'select' && e.testOnly ? { operand: e.operand, field: e.field } : undefined);
     if (read === undefined) return undefined;
     if (read.operand.kind === 'ident' && read.operand.name === element) return SHARED_FIELDS.has(read.field) ? [read.field] : undefined;
     const before = pathOf(read.operand);
@@ -175,11 +229,11 @@ interface PolicyChecks {
   /** The shared fields the policy checks of every element of each list. */
   readonly checked: Readonly<Record<ListKind, ReadonlySet<string>>>;
   /**
-   * A validation or variable reads spec.ephemeralContainers other than as a list it checks each
-   * element of (`!has(object.spec.ephemeralContainers)`, `….size() == 0`): a check of ephemeral
-   * containers as a whole, taken to cover every field of them.
+   * A validation fails on every request that adds an ephemeral container: it (or one of its `&&`
+   * terms) is `false`, is false for that request's subresource or operation, or admits no
+   * ephemeral container (`!has(object.spec.ephemeralContainers)`, `….size() == 0`).
    */
-  readonly readsEphemeralWhole: boolean;
+  readonly refusesEphemeral: boolean;
   /** Each field checked of containers, at the first validation that checks it. */
   readonly firstAt: ReadonlyMap<string, Expression>;
 }
@@ -200,10 +254,10 @@ function otherChecks(run: RuleRun): readonly OtherChecks[] {
     run.policies.flatMap((policy) => {
       if (policy.kind !== 'ValidatingAdmissionPolicy') return [];
       const resources = podSpecResources(policy);
-      const addsEphemeral = matchesEphemeralContainers(policy);
+      const addsEphemeral = matchesEphemeralContainers(policy, run);
       if (resources.size === 0 && !addsEphemeral) return [];
       const checks = checksOf(policy, run);
-      return [{ policy, resources, initFields: checks.checked.initContainers, ephemeral: !addsEphemeral ? new Set<string>() : checks.readsEphemeralWhole ? 'whole' : checks.checked.ephemeralContainers }];
+      return [{ policy, resources, initFields: checks.checked.initContainers, ephemeral: !addsEphemeral ? new Set<string>() : checks.refusesEphemeral ? 'whole' : checks.checked.ephemeralContainers }];
     }),
   );
 }
@@ -223,14 +277,26 @@ function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
   return out;
 }
 
-/** Whether a policy of the run (this one too) checks `field` of ephemeral containers on the request that adds them. */
+const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called when kubectl debug adds an ephemeral container');
+
+/**
+ * Whether a policy of the run (this one too) checks `field` of ephemeral containers on the request
+ * that adds them; or a webhook of the run is called on that request, whose checks are in code the
+ * manifest does not show (not judged).
+ */
 function ephemeralChecked(run: RuleRun, field: string): boolean {
-  return otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field));
+  if (otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field))) return true;
+  return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () =>
+    run.webhookConfigurations.some((configuration) => (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => rulesMatchEphemeral(webhook?.rules))),
+  );
 }
 
-/** A list of fields, short: two named, then how many more. */
+/** A list of fields, short: two named (the second without the first's leading field, when they share it), then how many more. */
 function fieldList(fields: readonly string[]): string {
-  return fields.length <= 2 ? joinWords([...fields]) : `${fields.slice(0, 2).join(', ')} and ${fields.length - 2} more`;
+  const [first, second] = fields;
+  const head = first === undefined ? '' : first.slice(0, first.indexOf('.') + 1);
+  const named = second === undefined ? [...fields] : [first!, head !== '' && second.startsWith(head) ? second.slice(head.length - 1) : second];
+  return fields.length <= 2 ? joinWords(named) : `${named.join(', ')} and ${fields.length - 2} more`;
 }
 
 /**
@@ -246,7 +312,7 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'eph
   const candidates = [...checked.containers].filter((field) => firstAt.has(field)).sort();
   const init = candidates.filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field));
   const ephemeral = podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(run, field)) : [];
-  const unchecked = [...new Set([...init, ...ephemeral])];
+  const unchecked = [...new Set([...init, ...ephemeral])].sort();
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.
   const at = unchecked.map((field) => firstAt.get(field)!).sort((a, b) => (a.path[2] as number) - (b.path[2] as number))[0]!;
@@ -257,7 +323,14 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'eph
   // add one (no default role can): low consequence beside a privilege it could ask for.
   if (init.length === 0) return [{ messageId: 'ephemeral', data: { ...base, fields: fieldList(ephemeral) }, path: at.path, ...(ephemeral.every((field) => field === 'image') ? { severity: 'info' as const } : {}) }];
   if (same) return [{ messageId: 'both', data: { ...base, fields: fieldList(init) }, path: at.path }];
-  return [{ messageId: 'each', data: { ...base, fields: fieldList(unchecked) }, path: at.path }];
+  return [
+    {
+      messageId: 'each',
+      data: { ...base, fields: fieldList(unchecked) },
+      path: at.path,
+      help: `Init containers get past its check of ${joinWords(init)}; ephemeral containers, which kubectl debug adds through pods/ephemeralcontainers, past its check of ${joinWords(ephemeral)}. ${HELP}`,
+    },
+  ];
 }
 
 const POLICY_CHECKS = memoKey<Map<PolicyObject, PolicyChecks>>('what each policy checks of containers and init containers');
@@ -274,8 +347,6 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
     label: `validations[${index}]`,
     text: text(validation?.expression),
   }));
-  /** The nodes of expressions read as lists of containers (a comprehension's range, a variable that names lists). */
-  const listNodes = new Set<Expr>();
   // The lists each variable names, in order (a variable reads only those before it).
   const variables = new Map<string, ReadonlySet<ListKind>>();
   const variableExprs: { readonly name: string; readonly expr: Expr }[] = [];
@@ -285,10 +356,7 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
     if (expr === undefined) continue;
     variableExprs.push({ name: text(variable?.name), expr });
     const lists = listsOf(expr, variables);
-    if (lists.size > 0) {
-      variables.set(text(variable?.name), lists);
-      for (const node of nodesOf(expr)) listNodes.add(node);
-    }
+    if (lists.size > 0) variables.set(text(variable?.name), lists);
   }
   // Which shared fields the policy checks of every element of each list: only checks count (a
   // mention of initContainers in a message, a comment or a matchCondition that leaves pods with
@@ -307,7 +375,6 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
       if (node.kind !== 'comprehension') continue;
       const lists = listsOf(node.iterRange, variables);
       if (lists.size === 0) continue;
-      for (const inRange of nodesOf(node.iterRange)) listNodes.add(inRange);
       for (const field of fieldsRead(node)) {
         for (const list of lists) checked[list].add(field);
         if (!lists.has('containers')) continue;
@@ -319,11 +386,30 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
   // A variable's comprehension is a check where a validation reads it; its fields count for both.
   for (const { name, expr } of variableExprs) scan(expr, undefined, name);
   for (const { validation, expr } of parsedValidations) if (expr !== undefined) scan(expr, validation);
-  const scanned = [...variableExprs.map(({ expr }) => expr), ...parsedValidations.flatMap(({ expr }) => (expr === undefined ? [] : [expr]))];
-  // (After the scans: a comprehension's range is known as a list only once its node is reached.)
-  const readsEphemeralWhole = scanned.some((expr) => [...nodesOf(expr)].some((node) => !listNodes.has(node) && ((node.kind === 'select' && node.field === 'ephemeralContainers') || selected(node)?.field === 'ephemeralContainers')));
-  return { checked, readsEphemeralWhole, firstAt };
+  /** Whether a list is spec.ephemeralContainers alone, or that it is empty. */
+  const onlyEphemeral = (e: Expr): boolean => {
+    const lists = listsOf(e, variables);
+    return lists.size === 1 && lists.has('ephemeralContainers');
+  };
+  const isZero = (e: Expr): boolean => e.kind === 'literal' && (e.value === 0 || e.value === 0n);
+  const sizeOfEphemeral = (e: Expr): boolean => e.kind === 'call' && e.fn === 'size' && ((e.target !== undefined && onlyEphemeral(e.target)) || (e.target === undefined && e.args.length === 1 && onlyEphemeral(e.args[0]!)));
+  const refuses = (e: Expr): boolean => {
+    if (e.kind !== 'call' && e.kind !== 'literal') return false;
+    if (onDebugRequest(e) === false) return true;
+    if (e.kind !== 'call') return false;
+    const [a, b] = e.args;
+    if (e.fn === '_&&_' && a !== undefined && b !== undefined) return refuses(a) || refuses(b);
+    if (e.fn === '!_' && a !== undefined && a.kind === 'select' && a.testOnly && a.field === 'ephemeralContainers') return true;
+    if (e.fn === '_==_' && a !== undefined && b !== undefined) return (sizeOfEphemeral(a) && isZero(b)) || (sizeOfEphemeral(b) && isZero(a));
+    if (e.fn === '_<_' && a !== undefined && b !== undefined) return sizeOfEphemeral(a) && b.kind === 'literal' && (b.value === 1 || b.value === 1n);
+    return false;
+  };
+  const refusesEphemeral = parsedValidations.some(({ expr }) => expr !== undefined && refuses(expr));
+  return { checked, refusesEphemeral, firstAt };
 }
+
+const HELP =
+  'An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod\'s whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads. kubectl debug adds ephemeral containers through the pods/ephemeralcontainers subresource, which a rule of pods does not match: add it to the rules and object.spec.?ephemeralContainers.orValue([]) to the lists.';
 
 export const rule = defineObjectRule({
   meta: {
@@ -333,11 +419,11 @@ export const rule = defineObjectRule({
     appliesTo: ['ValidatingAdmissionPolicy'],
     messages: {
       unchecked: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of initContainers: init containers get past it',
-      ephemeral: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of ephemeral containers: kubectl debug adds them through pods/ephemeralcontainers',
-      both: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of initContainers nor of ephemeral containers (pods/ephemeralcontainers)',
-      each: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, only in part of initContainers and of ephemeral containers (pods/ephemeralcontainers)',
+      ephemeral: '{{site}} of policy "{{policy}}" checks {{fields}} of containers; kubectl debug adds ephemeral ones past it',
+      both: '{{site}} of policy "{{policy}}" checks {{fields}} of containers; init and ephemeral (kubectl debug) ones get past it',
+      each: '{{site}} of policy "{{policy}}" checks {{fields}} of containers; init and ephemeral ones get past some of it',
     },
-    help: 'An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod\'s whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads. kubectl debug adds ephemeral containers through the pods/ephemeralcontainers subresource, which a rule of pods does not match: add it to the rules and object.spec.?ephemeralContainers.orValue([]) to the lists.',
+    help: HELP,
   },
   create(run) {
     return { policy: (object) => check(object, run) };
