@@ -431,7 +431,8 @@ export interface ReadOptions {
 /**
  * Whether a line may open a quoted scalar or a flow collection that it does not close: a quote
  * that does not follow a letter or digit (where a plain scalar's apostrophe would), without its
- * closing quote on the line, or more `[` and `{` than `]` and `}` outside quotes. It may say yes
+ * closing quote on the line, or more `[` and `{` than `]` and `}` outside quotes and before a
+ * comment. It may say yes
  * where YAML reads plain text or a block scalar's line (then the value is read, not skipped); it
  * says no only where nothing on the line is left open.
  */
@@ -440,6 +441,8 @@ function mayOpenPastLine(raw: string, from: number): boolean {
   let depth = 0;
   for (let at = from; at < raw.length; at++) {
     const c = raw.charCodeAt(at);
+    // A comment ends the line's tokens: a bracket after it closes nothing.
+    if (c === 35 && (at === from || raw.charCodeAt(at - 1) === 32 || raw.charCodeAt(at - 1) === 9)) break;
     if (c === 34 || c === 39) {
       const before = at === 0 ? 32 : raw.charCodeAt(at - 1);
       if ((before >= 48 && before <= 57) || (before >= 65 && before <= 90) || (before >= 97 && before <= 122)) continue;
