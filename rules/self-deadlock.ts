@@ -6,6 +6,7 @@ import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
 import { listingsOf } from '../src/match/kustomize-fills.js';
 import { servicesNamed } from '../src/match/services.js';
+import { ownPodLabels } from '../src/match/own-pods.js';
 import type { Labels } from '../src/match/selector.js';
 import type { RunScope } from '../src/run-scope.js';
 import type { ServiceObject, WebhookConfigurationObject } from '../src/model/objects.js';
@@ -222,22 +223,28 @@ export const rule = defineObjectRule({
             // The webhook's own Service, when its file creates it after the configuration: what
             // its selectors and conditions see of that creation is known.
             const ownService = candidate.resource === 'services' ? serviceCreatedAfter(run, object, namespace, service?.name) : undefined;
-            const outcomes = labelSets.map((labels) =>
-              matchWebhook(
-                webhook,
-                {
-                  operation: candidate.operation ?? 'CREATE',
-                  group: candidate.group,
-                  version: 'v1',
-                  resource: candidate.resource,
-                  subresource,
-                  namespace,
-                  namespaceLabels: labels,
-                  // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
-                  ...(ownService === undefined ? {} : { objectLabels: writtenLabels(ownService.written) }),
-                  oldObjectLabels: null,
-                },
-                run.discovery,
+            // The webhook's own pods, when the run shows what its Service selects: their labels
+            // are what an objectSelector reads of their creation. Otherwise a non-empty
+            // objectSelector gives 'unknown'.
+            const ownPods = candidate.resource === 'pods' && subresource === '' && typeof service?.name === 'string' ? ownPodLabels(run, namespace, service.name) : undefined;
+            const objectLabelSets: readonly (Labels | undefined)[] = ownService !== undefined ? [writtenLabels(ownService.written)] : (ownPods ?? [undefined]);
+            const outcomes = labelSets.flatMap((labels) =>
+              objectLabelSets.map((objectLabels) =>
+                matchWebhook(
+                  webhook,
+                  {
+                    operation: candidate.operation ?? 'CREATE',
+                    group: candidate.group,
+                    version: 'v1',
+                    resource: candidate.resource,
+                    subresource,
+                    namespace,
+                    namespaceLabels: labels,
+                    ...(objectLabels === undefined ? {} : { objectLabels }),
+                    oldObjectLabels: null,
+                  },
+                  run.discovery,
+                ),
               ),
             );
             const outcome = outcomes.find((each) => each.called === true);

@@ -61,6 +61,12 @@ export interface RunScope {
    */
   readonly workloads: readonly WorkloadObject[];
   /**
+   * Pods and workloads with pod templates in the inputs that hold a webhook configuration (a
+   * bundle), read there whatever Pod Security says: what runs a webhook (its Service's selector
+   * picks their pods). Not linted.
+   */
+  readonly bundleWorkloads: readonly WorkloadObject[];
+  /**
    * v1 Services, read only from the inputs that also hold a webhook configuration
    * (src/engine/load-run.ts): a Service not here may still exist, so an analysis never concludes
    * from a Service's absence. Through src/match/services.ts.

@@ -59,6 +59,8 @@ export interface LintRun {
   readonly policies: readonly PolicyObject[];
   /** Pods and workloads with pod templates where a Pod Security level other than privileged can apply (else none). */
   readonly workloads: readonly WorkloadObject[];
+  /** Pods and workloads with pod templates in the inputs that hold a webhook configuration, whatever Pod Security says (RunScope.bundleWorkloads). */
+  readonly bundleWorkloads: readonly WorkloadObject[];
   /**
    * v1 Services, read only from the inputs that also hold a webhook configuration (a rendered
    * bundle: `helm template`, `kustomize build`, a release manifest), for what the webhooks'
@@ -181,6 +183,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
+  const bundleWorkloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
   const networkPolicies: NetworkPolicyObject[] = [];
   let networkPoliciesOutsideBundles = false;
@@ -274,11 +277,12 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // A document read only because it may be a Service is never taken as a workload (nor settled
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
-    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightBeNetworkPolicy(text) || mightHoldPrivateKey(text) : forWorkloads;
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightBeWorkload(text) || mightBeNetworkPolicy(text) || mightHoldPrivateKey(text) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
     const text = decoded?.text ?? null;
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
-    const bundleSettle = bundle && settle !== undefined ? { ...settle, admits: (document: string) => named!(document) && settle.admits(document) } : settle;
+    // A bundle's workloads are all read (none settled unparsed): they are what runs its webhooks (bundleWorkloads).
+    const bundleSettle = bundle ? undefined : settle;
     const whole = readFile({ path: raw.path, text, ...lineSeparators }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
     const readForWorkloads = bundle && forWorkloads !== undefined ? documentsWanted(text, forWorkloads) : undefined;
     documents += whole.documentCount;
@@ -300,6 +304,12 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
         let recognized = recognize(manifest, { read: every && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
+        // What runs a bundle's webhooks: its workloads, whether Pod Security reads them or not.
+        if (bundle && (recognized.type === 'workload' || recognized.type === 'bundle-workload')) bundleWorkloads.push(recognized.object);
+        if (recognized.type === 'bundle-workload') {
+          skipped++;
+          continue;
+        }
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && standsAlone(recognized.object))) {
           skipped++;
@@ -375,6 +385,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     customResourceDefinitions,
     policies,
     workloads,
+    bundleWorkloads,
     services,
     servicesOutsideBundles,
     networkPolicies,
@@ -554,6 +565,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion, kubeVersionDefa
     namespaces: run.namespaces,
     policies: run.policies,
     workloads: run.workloads,
+    bundleWorkloads: run.bundleWorkloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
     networkPolicies: run.networkPolicies,

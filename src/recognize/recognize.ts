@@ -22,6 +22,8 @@ export type Recognized =
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'service'; readonly object: ServiceObject }
+  /** A workload of a bundle read for what runs a webhook only (RecognizeOptions.services), not for Pod Security. */
+  | { readonly type: 'bundle-workload'; readonly object: WorkloadObject }
   | { readonly type: 'network-policy'; readonly object: NetworkPolicyObject }
   | { readonly type: 'secret-keys'; readonly object: SecretKeysObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
@@ -38,9 +40,9 @@ export interface RecognizeOptions {
    */
   readonly read?: 'admission' | 'workloads' | 'both';
   /**
-   * Build v1 Services and networking.k8s.io/v1 NetworkPolicies too (with `admission` or `both`):
-   * src/engine/load-run.ts asks for them in the inputs that hold a webhook configuration.
-   * Otherwise they are 'other'.
+   * Build v1 Services and networking.k8s.io/v1 NetworkPolicies too (with `admission` or `both`),
+   * and with `admission` workloads as 'bundle-workload': src/engine/load-run.ts asks for them in
+   * the inputs that hold a webhook configuration. Otherwise they are 'other'.
    */
   readonly services?: boolean;
   /**
@@ -60,6 +62,12 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     return workload ? { type: 'workload', object: workload } : { type: 'other' };
   }
   if (read === 'workloads') return { type: 'other' };
+  if (options.services === true && isWorkloadKind(kind) && psaWorkloadOf(kind, apiVersion) !== undefined) {
+    const value = manifest.toValue();
+    if ('problem' in value) return { type: 'unreadable', problem: value.problem };
+    const workload = buildWorkload(manifest, kind, apiVersion!, value.value);
+    return workload ? { type: 'bundle-workload', object: workload } : { type: 'other' };
+  }
   if (isWebhookConfigurationKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
