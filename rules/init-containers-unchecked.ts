@@ -2,13 +2,13 @@ import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { children } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingSpec, policySpec } from '../src/model/policies.js';
-import type { MatchResources } from '../src/model/types.js';
+import { bindingCanReject, bindingSpec, policySpec } from '../src/model/policies.js';
+import type { MatchResources, Webhook } from '../src/model/types.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import { compileRule, compiledRuleMatches } from '../src/match/request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
-import { joinWords } from '../src/text/list.js';
+import { elideMiddle, joinWords } from '../src/text/list.js';
 
 /**
  * The resources whose objects hold a pod spec, by group: Pods, and the workloads with pod
@@ -81,31 +81,58 @@ function matchResourcesEphemeral(match: Readonly<MatchResources> | undefined, em
 
 /**
  * What the debug request's attributes make of an expression that reads only `request.subResource`
- * and `request.operation` (compared with strings, joined by `&&`, `||`, `!`); undefined for any
- * other expression (it is not judged).
+ * and `request.operation`: strings, integers, lists of them, `size()`, comparisons, `in`, `&&`,
+ * `||`, `!`. Undefined for any other expression (it is not judged).
  */
 function onDebugRequest(e: Expr): boolean | undefined {
-  if (e.kind === 'literal' && typeof e.value === 'boolean') return e.value;
+  const value = debugValue(e);
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+type DebugValue = boolean | string | bigint | readonly DebugValue[];
+
+function debugValue(e: Expr): DebugValue | undefined {
+  if (e.kind === 'literal') {
+    if (typeof e.value === 'boolean' || typeof e.value === 'string' || typeof e.value === 'bigint') return e.value;
+    return typeof e.value === 'number' && Number.isInteger(e.value) && e.type !== 'double' ? BigInt(e.value) : undefined;
+  }
+  if (e.kind === 'list') {
+    const items = e.elements.map(debugValue);
+    return e.optionalIndices.length === 0 && items.every((item) => item !== undefined) ? (items as DebugValue[]) : undefined;
+  }
+  if (e.kind === 'select') {
+    if (e.testOnly || e.operand.kind !== 'ident' || e.operand.name !== 'request') return undefined;
+    return e.field === 'subResource' ? EPHEMERAL_REQUEST.subresource : e.field === 'operation' ? EPHEMERAL_REQUEST.operation : undefined;
+  }
   if (e.kind !== 'call') return undefined;
+  if (e.fn === 'size') {
+    const of = debugValue(e.target ?? e.args[0]!);
+    return typeof of === 'string' ? BigInt([...of].length) : Array.isArray(of) ? BigInt(of.length) : undefined;
+  }
   const [a, b] = e.args;
   if (e.fn === '!_' && a !== undefined) {
-    const value = onDebugRequest(a);
-    return value === undefined ? undefined : !value;
+    const value = debugValue(a);
+    return typeof value === 'boolean' ? !value : undefined;
   }
   if ((e.fn === '_&&_' || e.fn === '_||_') && a !== undefined && b !== undefined) {
-    const left = onDebugRequest(a);
-    const right = onDebugRequest(b);
-    if (e.fn === '_&&_') return left === false || right === false ? false : left === true && right === true ? true : undefined;
-    return left === true || right === true ? true : left === false && right === false ? false : undefined;
+    const left = debugValue(a);
+    const right = debugValue(b);
+    // CEL's && and || are commutative: one side decides, whatever the other is.
+    const decides = e.fn === '_&&_' ? false : true;
+    if (left === decides || right === decides) return decides;
+    return left === !decides && right === !decides ? !decides : undefined;
   }
-  if ((e.fn === '_==_' || e.fn === '_!=_') && a !== undefined && b !== undefined) {
-    const attribute = (x: Expr): string | undefined => (x.kind === 'select' && !x.testOnly && x.operand.kind === 'ident' && x.operand.name === 'request' ? x.field : undefined);
-    const [field, literal] = attribute(a) !== undefined ? [attribute(a), b] : [attribute(b), a];
-    if (field === undefined || literal.kind !== 'literal' || typeof literal.value !== 'string') return undefined;
-    const actual = field === 'subResource' ? EPHEMERAL_REQUEST.subresource : field === 'operation' ? EPHEMERAL_REQUEST.operation : undefined;
-    if (actual === undefined) return undefined;
-    return (actual === literal.value) === (e.fn === '_==_');
-  }
+  if (a === undefined || b === undefined) return undefined;
+  const left = debugValue(a);
+  const right = debugValue(b);
+  if (left === undefined || right === undefined) return undefined;
+  if (e.fn === '@in') return Array.isArray(right) ? right.some((item) => item === left) : undefined;
+  if (e.fn === '_==_' || e.fn === '_!=_') return typeof left === typeof right && !Array.isArray(left) ? (left === right) === (e.fn === '_==_') : undefined;
+  if (typeof left !== 'bigint' || typeof right !== 'bigint') return undefined;
+  if (e.fn === '_<_') return left < right;
+  if (e.fn === '_<=_') return left <= right;
+  if (e.fn === '_>_') return left > right;
+  if (e.fn === '_>=_') return left >= right;
   return undefined;
 }
 
@@ -122,8 +149,9 @@ function matchesEphemeralContainers(object: PolicyObject, run: RuleRun): boolean
     const expr = source.trim() === '' ? undefined : parseExpression(source, 'validating.matchCondition', run.kubeVersion);
     if (expr !== undefined && onDebugRequest(expr) === false) return false;
   }
+  // (A binding that only warns or audits rejects nothing: it checks nothing for this rule.)
   const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
-  return bindings.length === 0 || bindings.some((binding) => matchResourcesEphemeral(bindingSpec(binding)?.matchResources, true));
+  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesEphemeral(bindingSpec(binding)?.matchResources, true));
 }
 
 /** Whether the policy's rules match objects that hold a pod spec, on CREATE or UPDATE. */
@@ -151,8 +179,19 @@ function selected(e: Expr): { readonly operand: Expr; readonly field: string } |
   return undefined;
 }
 
+/** The variable a selection chain starts from (`object`, `oldObject`, `variables`, a macro's), or undefined. */
+function rootName(e: Expr): string | undefined {
+  for (;;) {
+    if (e.kind === 'ident') return e.name;
+    if (e.kind === 'select') e = e.operand;
+    else if (e.kind === 'call' && (e.fn === '_?._' || e.fn === '_[_]' || e.fn === '_[?_]') && e.args.length === 2) e = e.args[0]!;
+    else return undefined;
+  }
+}
+
 /**
- * The container lists `e` names: `….containers` or `….initContainers` (also optionally selected,
+ * The container lists `e` names (of the new object: `oldObject`'s are what the pod had before,
+ * not what the request asks for): `….containers` or `….initContainers` (also optionally selected,
  * `.orValue(…)` of one), a variable that names some, a concatenation (`a + b`), the branches of a
  * ternary, or a `filter()` of one (which keeps containers; `map()` does not).
  */
@@ -161,7 +200,7 @@ function listsOf(e: Expr, variables: ReadonlyMap<string, ReadonlySet<ListKind>>)
   if (one !== undefined) {
     // (A variable first: `variables.containers` is what the variable holds.)
     if (one.operand.kind === 'ident' && one.operand.name === 'variables') return new Set(variables.get(one.field) ?? []);
-    if (LIST_KINDS.has(one.field)) return new Set([one.field as ListKind]);
+    if (LIST_KINDS.has(one.field)) return rootName(one.operand) === 'oldObject' ? new Set() : new Set([one.field as ListKind]);
     return new Set();
   }
   if (e.kind === 'call' && e.fn === 'orValue' && e.target !== undefined) return listsOf(e.target, variables);
@@ -277,6 +316,23 @@ function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
   return out;
 }
 
+/**
+ * Whether a validating webhook is called on every request that adds an ephemeral container: its
+ * rules match it, no objectSelector picks among the pods, and no matchCondition on the request's
+ * subresource or operation leaves it out (a namespaceSelector that spares system namespaces is
+ * taken to leave the policy's namespaces in).
+ */
+function webhookSeesEphemeral(webhook: Readonly<Webhook>, run: RuleRun): boolean {
+  if (!rulesMatchEphemeral(webhook.rules)) return false;
+  const selector = webhook.objectSelector;
+  if (selector != null && ((selector.matchLabels != null && Object.keys(selector.matchLabels).length > 0) || (selector.matchExpressions ?? []).length > 0)) return false;
+  return (webhook.matchConditions ?? []).every((condition) => {
+    const source = typeof condition?.expression === 'string' ? condition.expression : '';
+    const expr = source.trim() === '' ? undefined : parseExpression(source, 'webhook.matchCondition', run.kubeVersion);
+    return expr === undefined || onDebugRequest(expr) !== false;
+  });
+}
+
 const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called when kubectl debug adds an ephemeral container');
 
 /**
@@ -287,7 +343,9 @@ const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called 
 function ephemeralChecked(run: RuleRun, field: string): boolean {
   if (otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field))) return true;
   return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () =>
-    run.webhookConfigurations.some((configuration) => (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => rulesMatchEphemeral(webhook?.rules))),
+    run.webhookConfigurations.some(
+      (configuration) => configuration.kind === 'ValidatingWebhookConfiguration' && (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => webhook !== null && webhookSeesEphemeral(webhook, run)),
+    ),
   );
 }
 
@@ -316,7 +374,7 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'eph
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.
   const at = unchecked.map((field) => firstAt.get(field)!).sort((a, b) => (a.path[2] as number) - (b.path[2] as number))[0]!;
-  const base = { site: at.label, policy: object.name ?? '(unnamed)' };
+  const base = { site: at.label, policy: elideMiddle(object.name ?? '(unnamed)', 48) };
   const same = init.length === ephemeral.length && init.every((field, i) => field === ephemeral[i]);
   if (ephemeral.length === 0) return [{ messageId: 'unchecked', data: { ...base, fields: fieldList(init) }, path: at.path }];
   // A debug container that runs an image from elsewhere was chosen by someone the cluster lets
@@ -399,7 +457,7 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
     if (e.kind !== 'call') return false;
     const [a, b] = e.args;
     if (e.fn === '_&&_' && a !== undefined && b !== undefined) return refuses(a) || refuses(b);
-    if (e.fn === '!_' && a !== undefined && a.kind === 'select' && a.testOnly && a.field === 'ephemeralContainers') return true;
+    if (e.fn === '!_' && a !== undefined && a.kind === 'select' && a.testOnly && a.field === 'ephemeralContainers' && rootName(a.operand) === 'object') return true;
     if (e.fn === '_==_' && a !== undefined && b !== undefined) return (sizeOfEphemeral(a) && isZero(b)) || (sizeOfEphemeral(b) && isZero(a));
     if (e.fn === '_<_' && a !== undefined && b !== undefined) return sizeOfEphemeral(a) && b.kind === 'literal' && (b.value === 1 || b.value === 1n);
     return false;

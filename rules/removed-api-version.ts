@@ -118,7 +118,7 @@ function paramRefGap(bindings: readonly PolicyObject[]): string {
     const written = binding.written;
     const spec = written !== null && typeof written === 'object' ? (written as { spec?: unknown }).spec : undefined;
     const paramRef = spec !== null && typeof spec === 'object' ? (spec as { paramRef?: unknown }).paramRef : undefined;
-    return paramRef !== null && typeof paramRef === 'object' && (paramRef as { parameterNotFoundAction?: unknown }).parameterNotFoundAction === undefined;
+    return paramRef !== null && typeof paramRef === 'object' && (paramRef as { parameterNotFoundAction?: unknown }).parameterNotFoundAction == null;
   });
   if (lacking.length === 0) return '';
   const which = lacking.length === 1 ? `Binding "${elideMiddle(lacking[0]!.name ?? '', 40)}" sets` : `${lacking.length} bindings set`;

@@ -64,5 +64,7 @@ ${suppressed ? '  annotations:\n    admission-lint.dev/ignore: removed-api-versi
     expect((await finding(binding('lacking', '  paramRef:\n    name: params\n'))).help).toContain('Binding "lacking" sets paramRef without parameterNotFoundAction: v1alpha1 defaults it to Deny, v1 requires it');
     expect((await finding(binding('written', '  paramRef:\n    name: params\n    parameterNotFoundAction: Allow\n'))).help).not.toContain('parameterNotFoundAction');
     expect((await finding(binding('none', ''))).help).not.toContain('parameterNotFoundAction');
+    // null is no value: v1 requires one all the same.
+    expect((await finding(binding('nulled', '  paramRef:\n    name: params\n    parameterNotFoundAction: null\n'))).help).toContain('Binding "nulled" sets paramRef without parameterNotFoundAction');
   });
 });
