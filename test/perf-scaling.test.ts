@@ -102,6 +102,7 @@ function reads(n: number): number {
     namespaces: counted(run.namespaces, counter),
     policies: counted(run.policies, counter),
     workloads: run.workloads,
+    bundleWorkloads: run.bundleWorkloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
     secretKeys: run.secretKeys,
