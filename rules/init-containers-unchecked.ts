@@ -2,10 +2,8 @@ import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { children } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingCanReject, bindingSpec, policySpec } from '../src/model/policies.js';
-import type { MatchResources, Webhook } from '../src/model/types.js';
-import { policyIndexOf } from '../src/match/bindings.js';
-import { compileRule, compiledRuleMatches } from '../src/match/request.js';
+import { policySpec } from '../src/model/policies.js';
+import { onRequest, policySeesRequest, validatingWebhookSees } from '../src/match/subresource-request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
 import { elideMiddle, joinWords } from '../src/text/list.js';
@@ -56,102 +54,9 @@ function podSpecResources(object: PolicyObject): Set<string> {
  */
 const EPHEMERAL_REQUEST = { operation: 'UPDATE', group: '', version: 'v1', resource: 'pods', subresource: 'ephemeralcontainers', namespace: 'default' } as const;
 
-/**
- * Whether rules match the request that adds an ephemeral container. A rule with resourceNames
- * matches only the pods it names (kubectl debug of any other gets past it), and an exclusion
- * with resourceNames leaves out only those: neither counts.
- */
-function rulesMatchEphemeral(rules: unknown): boolean {
-  return (
-    Array.isArray(rules) &&
-    rules.some((rule) => {
-      const compiled = compileRule(rule as Parameters<typeof compileRule>[0]);
-      if (compiled === null) return false;
-      const names = (rule as { resourceNames?: unknown }).resourceNames;
-      return !(Array.isArray(names) && names.length > 0) && compiledRuleMatches(compiled, EPHEMERAL_REQUEST);
-    })
-  );
-}
-
-function matchResourcesEphemeral(match: Readonly<MatchResources> | undefined, emptyMatchesAll: boolean): boolean {
-  const rules = match?.resourceRules;
-  const included = emptyMatchesAll && (!Array.isArray(rules) || rules.length === 0) ? true : rulesMatchEphemeral(rules);
-  return included && !rulesMatchEphemeral(match?.excludeResourceRules);
-}
-
-/**
- * What the debug request's attributes make of an expression that reads only `request.subResource`
- * and `request.operation`: strings, integers, lists of them, `size()`, comparisons, `in`, `&&`,
- * `||`, `!`. Undefined for any other expression (it is not judged).
- */
-function onDebugRequest(e: Expr): boolean | undefined {
-  const value = debugValue(e);
-  return typeof value === 'boolean' ? value : undefined;
-}
-
-type DebugValue = boolean | string | bigint | readonly DebugValue[];
-
-function debugValue(e: Expr): DebugValue | undefined {
-  if (e.kind === 'literal') {
-    if (typeof e.value === 'boolean' || typeof e.value === 'string' || typeof e.value === 'bigint') return e.value;
-    return typeof e.value === 'number' && Number.isInteger(e.value) && e.type !== 'double' ? BigInt(e.value) : undefined;
-  }
-  if (e.kind === 'list') {
-    const items = e.elements.map(debugValue);
-    return e.optionalIndices.length === 0 && items.every((item) => item !== undefined) ? (items as DebugValue[]) : undefined;
-  }
-  if (e.kind === 'select') {
-    if (e.testOnly || e.operand.kind !== 'ident' || e.operand.name !== 'request') return undefined;
-    return e.field === 'subResource' ? EPHEMERAL_REQUEST.subresource : e.field === 'operation' ? EPHEMERAL_REQUEST.operation : undefined;
-  }
-  if (e.kind !== 'call') return undefined;
-  if (e.fn === 'size') {
-    const of = debugValue(e.target ?? e.args[0]!);
-    return typeof of === 'string' ? BigInt([...of].length) : Array.isArray(of) ? BigInt(of.length) : undefined;
-  }
-  const [a, b] = e.args;
-  if (e.fn === '!_' && a !== undefined) {
-    const value = debugValue(a);
-    return typeof value === 'boolean' ? !value : undefined;
-  }
-  if ((e.fn === '_&&_' || e.fn === '_||_') && a !== undefined && b !== undefined) {
-    const left = debugValue(a);
-    const right = debugValue(b);
-    // CEL's && and || are commutative: one side decides, whatever the other is.
-    const decides = e.fn === '_&&_' ? false : true;
-    if (left === decides || right === decides) return decides;
-    return left === !decides && right === !decides ? !decides : undefined;
-  }
-  if (a === undefined || b === undefined) return undefined;
-  const left = debugValue(a);
-  const right = debugValue(b);
-  if (left === undefined || right === undefined) return undefined;
-  if (e.fn === '@in') return Array.isArray(right) ? right.some((item) => item === left) : undefined;
-  if (e.fn === '_==_' || e.fn === '_!=_') return typeof left === typeof right && !Array.isArray(left) ? (left === right) === (e.fn === '_==_') : undefined;
-  if (typeof left !== 'bigint' || typeof right !== 'bigint') return undefined;
-  if (e.fn === '_<_') return left < right;
-  if (e.fn === '_<=_') return left <= right;
-  if (e.fn === '_>_') return left > right;
-  if (e.fn === '_>=_') return left >= right;
-  return undefined;
-}
-
-/**
- * Whether the policy sees the request that adds an ephemeral container: its matchConstraints
- * match it, a matchCondition on the request's subresource or operation does not leave it out,
- * and (when the run holds its bindings) one of them matches it too.
- */
+/** Whether the policy sees the request that adds an ephemeral container (src/match/subresource-request.ts). */
 function matchesEphemeralContainers(object: PolicyObject, run: RuleRun): boolean {
-  const spec = policySpec(object);
-  if (!matchResourcesEphemeral(spec?.matchConstraints, false)) return false;
-  for (const condition of Array.isArray(spec?.matchConditions) ? spec.matchConditions : []) {
-    const source = typeof condition?.expression === 'string' ? condition.expression : '';
-    const expr = source.trim() === '' ? undefined : parseExpression(source, 'validating.matchCondition', run.kubeVersion);
-    if (expr !== undefined && onDebugRequest(expr) === false) return false;
-  }
-  // (A binding that only warns or audits rejects nothing: it checks nothing for this rule.)
-  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
-  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesEphemeral(bindingSpec(binding)?.matchResources, true));
+  return policySeesRequest(object, run, EPHEMERAL_REQUEST);
 }
 
 /** Whether the policy's rules match objects that hold a pod spec, on CREATE or UPDATE. */
@@ -316,23 +221,6 @@ function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
   return out;
 }
 
-/**
- * Whether a validating webhook is called on every request that adds an ephemeral container: its
- * rules match it, no objectSelector picks among the pods, and no matchCondition on the request's
- * subresource or operation leaves it out (a namespaceSelector that spares system namespaces is
- * taken to leave the policy's namespaces in).
- */
-function webhookSeesEphemeral(webhook: Readonly<Webhook>, run: RuleRun): boolean {
-  if (!rulesMatchEphemeral(webhook.rules)) return false;
-  const selector = webhook.objectSelector;
-  if (selector != null && ((selector.matchLabels != null && Object.keys(selector.matchLabels).length > 0) || (selector.matchExpressions ?? []).length > 0)) return false;
-  return (webhook.matchConditions ?? []).every((condition) => {
-    const source = typeof condition?.expression === 'string' ? condition.expression : '';
-    const expr = source.trim() === '' ? undefined : parseExpression(source, 'webhook.matchCondition', run.kubeVersion);
-    return expr === undefined || onDebugRequest(expr) !== false;
-  });
-}
-
 const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called when kubectl debug adds an ephemeral container');
 
 /**
@@ -342,11 +230,7 @@ const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called 
  */
 function ephemeralChecked(run: RuleRun, field: string): boolean {
   if (otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field))) return true;
-  return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () =>
-    run.webhookConfigurations.some(
-      (configuration) => configuration.kind === 'ValidatingWebhookConfiguration' && (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => webhook !== null && webhookSeesEphemeral(webhook, run)),
-    ),
-  );
+  return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () => validatingWebhookSees(run, EPHEMERAL_REQUEST));
 }
 
 /** A list of fields, short: two named (the second without the first's leading field, when they share it), then how many more. */
@@ -453,7 +337,7 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
   const sizeOfEphemeral = (e: Expr): boolean => e.kind === 'call' && e.fn === 'size' && ((e.target !== undefined && onlyEphemeral(e.target)) || (e.target === undefined && e.args.length === 1 && onlyEphemeral(e.args[0]!)));
   const refuses = (e: Expr): boolean => {
     if (e.kind !== 'call' && e.kind !== 'literal') return false;
-    if (onDebugRequest(e) === false) return true;
+    if (onRequest(e, EPHEMERAL_REQUEST) === false) return true;
     if (e.kind !== 'call') return false;
     const [a, b] = e.args;
     if (e.fn === '_&&_' && a !== undefined && b !== undefined) return refuses(a) || refuses(b);

@@ -46459,6 +46459,117 @@ var init_match_condition_missing_field = __esm({
   }
 });
 
+// dist/src/match/subresource-request.js
+function rulesMatchRequest(rules2, request2) {
+  return Array.isArray(rules2) && rules2.some((rule44) => {
+    const compiled4 = compileRule(rule44);
+    if (compiled4 === null)
+      return false;
+    const names2 = rule44.resourceNames;
+    return !(Array.isArray(names2) && names2.length > 0) && compiledRuleMatches(compiled4, request2);
+  });
+}
+function matchResourcesRequest(match, request2, emptyMatchesAll) {
+  const rules2 = match?.resourceRules;
+  const included = emptyMatchesAll && (!Array.isArray(rules2) || rules2.length === 0) ? true : rulesMatchRequest(rules2, request2);
+  return included && !rulesMatchRequest(match?.excludeResourceRules, request2);
+}
+function onRequest(e, request2) {
+  const value = valueOn(e, request2);
+  return typeof value === "boolean" ? value : void 0;
+}
+function valueOn(e, request2) {
+  if (e.kind === "literal") {
+    if (typeof e.value === "boolean" || typeof e.value === "string" || typeof e.value === "bigint")
+      return e.value;
+    return typeof e.value === "number" && Number.isInteger(e.value) && e.type !== "double" ? BigInt(e.value) : void 0;
+  }
+  if (e.kind === "list") {
+    const items = e.elements.map((element) => valueOn(element, request2));
+    return e.optionalIndices.length === 0 && items.every((item) => item !== void 0) ? items : void 0;
+  }
+  if (e.kind === "select") {
+    if (e.testOnly || e.operand.kind !== "ident" || e.operand.name !== "request")
+      return void 0;
+    return e.field === "subResource" ? request2.subresource : e.field === "operation" ? request2.operation : void 0;
+  }
+  if (e.kind !== "call")
+    return void 0;
+  if (e.fn === "size") {
+    const of = valueOn(e.target ?? e.args[0], request2);
+    return typeof of === "string" ? BigInt([...of].length) : Array.isArray(of) ? BigInt(of.length) : void 0;
+  }
+  const [a, b] = e.args;
+  if (e.fn === "!_" && a !== void 0) {
+    const value = valueOn(a, request2);
+    return typeof value === "boolean" ? !value : void 0;
+  }
+  if ((e.fn === "_&&_" || e.fn === "_||_") && a !== void 0 && b !== void 0) {
+    const left3 = valueOn(a, request2);
+    const right2 = valueOn(b, request2);
+    const decides = e.fn !== "_&&_";
+    if (left3 === decides || right2 === decides)
+      return decides;
+    return left3 === !decides && right2 === !decides ? !decides : void 0;
+  }
+  if (a === void 0 || b === void 0)
+    return void 0;
+  const left2 = valueOn(a, request2);
+  const right = valueOn(b, request2);
+  if (left2 === void 0 || right === void 0)
+    return void 0;
+  if (e.fn === "@in")
+    return Array.isArray(right) ? right.some((item) => item === left2) : void 0;
+  if (e.fn === "_==_" || e.fn === "_!=_")
+    return typeof left2 === typeof right && !Array.isArray(left2) ? left2 === right === (e.fn === "_==_") : void 0;
+  if (typeof left2 !== "bigint" || typeof right !== "bigint")
+    return void 0;
+  if (e.fn === "_<_")
+    return left2 < right;
+  if (e.fn === "_<=_")
+    return left2 <= right;
+  if (e.fn === "_>_")
+    return left2 > right;
+  if (e.fn === "_>=_")
+    return left2 >= right;
+  return void 0;
+}
+function conditionExcludes(expression, kind, request2, kubeVersion) {
+  const source = typeof expression === "string" ? expression : "";
+  const expr = source.trim() === "" ? void 0 : parseExpression(source, kind, kubeVersion);
+  return expr !== void 0 && onRequest(expr, request2) === false;
+}
+function policySeesRequest(object, run2, request2) {
+  const spec = policySpec(object);
+  if (!matchResourcesRequest(spec?.matchConstraints, request2, false))
+    return false;
+  if ((Array.isArray(spec?.matchConditions) ? spec.matchConditions : []).some((condition) => conditionExcludes(condition?.expression, "validating.matchCondition", request2, run2.kubeVersion)))
+    return false;
+  const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable);
+  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request2, true));
+}
+function validatingWebhookSees(run2, request2) {
+  const sees = (webhook) => {
+    if (!rulesMatchRequest(webhook.rules, request2))
+      return false;
+    const selector = webhook.objectSelector;
+    if (selector != null && (selector.matchLabels != null && Object.keys(selector.matchLabels).length > 0 || (selector.matchExpressions ?? []).length > 0))
+      return false;
+    return !(webhook.matchConditions ?? []).some((condition) => conditionExcludes(condition?.expression, "webhook.matchCondition", request2, run2.kubeVersion));
+  };
+  return run2.webhookConfigurations.some((configuration) => configuration.kind === "ValidatingWebhookConfiguration" && (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => webhook !== null && sees(webhook)));
+}
+var init_subresource_request = __esm({
+  "dist/src/match/subresource-request.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_check();
+    init_policies();
+    init_bindings();
+    init_request();
+  }
+});
+
 // dist/rules/init-containers-unchecked.js
 function podSpecResources(object) {
   const out = /* @__PURE__ */ new Set();
@@ -46487,92 +46598,8 @@ function podSpecResources(object) {
   }
   return out;
 }
-function rulesMatchEphemeral(rules2) {
-  return Array.isArray(rules2) && rules2.some((rule44) => {
-    const compiled4 = compileRule(rule44);
-    if (compiled4 === null)
-      return false;
-    const names2 = rule44.resourceNames;
-    return !(Array.isArray(names2) && names2.length > 0) && compiledRuleMatches(compiled4, EPHEMERAL_REQUEST);
-  });
-}
-function matchResourcesEphemeral(match, emptyMatchesAll) {
-  const rules2 = match?.resourceRules;
-  const included = emptyMatchesAll && (!Array.isArray(rules2) || rules2.length === 0) ? true : rulesMatchEphemeral(rules2);
-  return included && !rulesMatchEphemeral(match?.excludeResourceRules);
-}
-function onDebugRequest(e) {
-  const value = debugValue(e);
-  return typeof value === "boolean" ? value : void 0;
-}
-function debugValue(e) {
-  if (e.kind === "literal") {
-    if (typeof e.value === "boolean" || typeof e.value === "string" || typeof e.value === "bigint")
-      return e.value;
-    return typeof e.value === "number" && Number.isInteger(e.value) && e.type !== "double" ? BigInt(e.value) : void 0;
-  }
-  if (e.kind === "list") {
-    const items = e.elements.map(debugValue);
-    return e.optionalIndices.length === 0 && items.every((item) => item !== void 0) ? items : void 0;
-  }
-  if (e.kind === "select") {
-    if (e.testOnly || e.operand.kind !== "ident" || e.operand.name !== "request")
-      return void 0;
-    return e.field === "subResource" ? EPHEMERAL_REQUEST.subresource : e.field === "operation" ? EPHEMERAL_REQUEST.operation : void 0;
-  }
-  if (e.kind !== "call")
-    return void 0;
-  if (e.fn === "size") {
-    const of = debugValue(e.target ?? e.args[0]);
-    return typeof of === "string" ? BigInt([...of].length) : Array.isArray(of) ? BigInt(of.length) : void 0;
-  }
-  const [a, b] = e.args;
-  if (e.fn === "!_" && a !== void 0) {
-    const value = debugValue(a);
-    return typeof value === "boolean" ? !value : void 0;
-  }
-  if ((e.fn === "_&&_" || e.fn === "_||_") && a !== void 0 && b !== void 0) {
-    const left3 = debugValue(a);
-    const right2 = debugValue(b);
-    const decides = e.fn === "_&&_" ? false : true;
-    if (left3 === decides || right2 === decides)
-      return decides;
-    return left3 === !decides && right2 === !decides ? !decides : void 0;
-  }
-  if (a === void 0 || b === void 0)
-    return void 0;
-  const left2 = debugValue(a);
-  const right = debugValue(b);
-  if (left2 === void 0 || right === void 0)
-    return void 0;
-  if (e.fn === "@in")
-    return Array.isArray(right) ? right.some((item) => item === left2) : void 0;
-  if (e.fn === "_==_" || e.fn === "_!=_")
-    return typeof left2 === typeof right && !Array.isArray(left2) ? left2 === right === (e.fn === "_==_") : void 0;
-  if (typeof left2 !== "bigint" || typeof right !== "bigint")
-    return void 0;
-  if (e.fn === "_<_")
-    return left2 < right;
-  if (e.fn === "_<=_")
-    return left2 <= right;
-  if (e.fn === "_>_")
-    return left2 > right;
-  if (e.fn === "_>=_")
-    return left2 >= right;
-  return void 0;
-}
 function matchesEphemeralContainers(object, run2) {
-  const spec = policySpec(object);
-  if (!matchResourcesEphemeral(spec?.matchConstraints, false))
-    return false;
-  for (const condition of Array.isArray(spec?.matchConditions) ? spec.matchConditions : []) {
-    const source = typeof condition?.expression === "string" ? condition.expression : "";
-    const expr = source.trim() === "" ? void 0 : parseExpression(source, "validating.matchCondition", run2.kubeVersion);
-    if (expr !== void 0 && onDebugRequest(expr) === false)
-      return false;
-  }
-  const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable);
-  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesEphemeral(bindingSpec(binding)?.matchResources, true));
+  return policySeesRequest(object, run2, EPHEMERAL_REQUEST);
 }
 function matchesPodSpecs(object) {
   return podSpecResources(object).size > 0;
@@ -46681,22 +46708,10 @@ function checkedElsewhere(object, run2) {
   }
   return out;
 }
-function webhookSeesEphemeral(webhook, run2) {
-  if (!rulesMatchEphemeral(webhook.rules))
-    return false;
-  const selector = webhook.objectSelector;
-  if (selector != null && (selector.matchLabels != null && Object.keys(selector.matchLabels).length > 0 || (selector.matchExpressions ?? []).length > 0))
-    return false;
-  return (webhook.matchConditions ?? []).every((condition) => {
-    const source = typeof condition?.expression === "string" ? condition.expression : "";
-    const expr = source.trim() === "" ? void 0 : parseExpression(source, "webhook.matchCondition", run2.kubeVersion);
-    return expr === void 0 || onDebugRequest(expr) !== false;
-  });
-}
 function ephemeralChecked(run2, field) {
   if (otherChecks(run2).some(({ ephemeral }) => ephemeral === "whole" || covers(ephemeral, field)))
     return true;
-  return run2.memo.get(WEBHOOK_SEES_EPHEMERAL, () => run2.webhookConfigurations.some((configuration) => configuration.kind === "ValidatingWebhookConfiguration" && (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => webhook !== null && webhookSeesEphemeral(webhook, run2))));
+  return run2.memo.get(WEBHOOK_SEES_EPHEMERAL, () => validatingWebhookSees(run2, EPHEMERAL_REQUEST));
 }
 function fieldList(fields) {
   const [first, second] = fields;
@@ -46799,7 +46814,7 @@ function analyse3(object, run2) {
   const refuses = (e) => {
     if (e.kind !== "call" && e.kind !== "literal")
       return false;
-    if (onDebugRequest(e) === false)
+    if (onRequest(e, EPHEMERAL_REQUEST) === false)
       return true;
     if (e.kind !== "call")
       return false;
@@ -46825,8 +46840,7 @@ var init_init_containers_unchecked = __esm({
     init_check();
     init_ast();
     init_policies();
-    init_bindings();
-    init_request();
+    init_subresource_request();
     init_rule();
     init_run_scope();
     init_list();
@@ -71453,4 +71467,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 53685dd58392ca926ab795c8e81d2a8fb31b44166e766a87eece5c45e2671fb0
+//# admission-lint-build 2030d50843a6bcb862e7a51834017f8856ed490ed8a520756e29fa6765f082f6
