@@ -117,7 +117,8 @@ export function ruleMatches(rule: RuleWithOperations, request: Pick<AdmissionReq
     (rule.operations ?? []).some((operation) => operation === '*' || operation === request.operation) &&
     (rule.apiGroups ?? []).some((group) => nameMatches(group, request.group)) &&
     (rule.apiVersions ?? []).some((version) => nameMatches(version, request.version)) &&
-    (rule.resources ?? []).some((entry) => resourceEntryMatches(entry, request.resource, request.subresource))
+    // (A null entry decodes as "" in Go, which matches nothing; the API server rejects it.)
+    (rule.resources ?? []).some((entry) => typeof entry === 'string' && resourceEntryMatches(entry, request.resource, request.subresource))
   );
 }
 
