@@ -6,7 +6,8 @@ import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
 import { listingsOf } from '../src/match/kustomize-fills.js';
 import { servicesNamed } from '../src/match/services.js';
-import { ownPodLabels } from '../src/match/own-pods.js';
+import { CONTROLLER_POD_LABELS, ownPodLabels } from '../src/match/own-pods.js';
+import { isEmptySelector } from '../src/match/selector.js';
 import type { Labels } from '../src/match/selector.js';
 import type { RunScope } from '../src/run-scope.js';
 import type { ServiceObject, WebhookConfigurationObject } from '../src/model/objects.js';
@@ -108,6 +109,13 @@ function serviceCreatedAfter(run: Pick<RunScope, 'services' | 'unreadable' | 'ku
 }
 
 /** The string labels of an object as written (what an objectSelector reads of its creation). */
+/** Whether a selector reads a label that a controller adds to its pods (src/match/own-pods.ts). */
+function readsControllerLabels(selector: LabelSelector | undefined): boolean {
+  if (selector == null) return false;
+  const keys = [...Object.keys(selector.matchLabels ?? {}), ...(selector.matchExpressions ?? []).map((requirement) => requirement?.key)];
+  return keys.some((key) => typeof key === 'string' && CONTROLLER_POD_LABELS.has(key));
+}
+
 function writtenLabels(written: unknown): Labels {
   const labels = isRecord(written) && isRecord(written.metadata) && isRecord(written.metadata.labels) ? written.metadata.labels : {};
   return Object.fromEntries(Object.entries(labels).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -226,10 +234,12 @@ export const rule = defineObjectRule({
             // The webhook's own pods, when the run shows what its Service selects: their labels
             // are what an objectSelector reads of their creation. Otherwise a non-empty
             // objectSelector gives 'unknown'.
-            const ownPods = candidate.resource === 'pods' && subresource === '' && typeof service?.name === 'string' ? ownPodLabels(run, namespace, service.name) : undefined;
+            // (Only for an objectSelector that reads none of the labels a controller adds to its pods.)
+            const ownPods = candidate.resource === 'pods' && subresource === '' && typeof service?.name === 'string' && !readsControllerLabels(webhook.objectSelector) ? ownPodLabels(run, namespace, service.name, streamOf(object.manifest.file)) : undefined;
             const objectLabelSets: readonly (Labels | undefined)[] = ownService !== undefined ? [writtenLabels(ownService.written)] : (ownPods ?? [undefined]);
-            const outcomes = labelSets.flatMap((labels) =>
-              objectLabelSets.map((objectLabels) =>
+            // With its own pods known, every one of their workloads must be intercepted: one spared keeps serving.
+            const outcomes = labelSets.map((labels) => {
+              const each = objectLabelSets.map((objectLabels) =>
                 matchWebhook(
                   webhook,
                   {
@@ -245,14 +255,18 @@ export const rule = defineObjectRule({
                   },
                   run.discovery,
                 ),
-              ),
-            );
-            const outcome = outcomes.find((each) => each.called === true);
-            if (outcome === undefined) continue;
+              );
+              return each.every((outcome) => outcome.called === true) ? each[0] : undefined;
+            });
+            const outcome = outcomes.find((each) => each !== undefined && each.called === true);
+            if (outcome === undefined || outcome.called !== true) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
             const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? 'CREATE', namespace, requester }));
             const conditions = ownService === undefined ? conditionsOutcome(run, webhook.matchConditions ?? [], requests) : ownServiceConditions(run, webhook.matchConditions ?? [], ownService, namespace);
             if (conditions === 'skipped') continue;
+            // Judged on its own pods' labels (a non-empty objectSelector): only when the
+            // conditions decide too (one may read the labels the selector picked them by).
+            if (ownPods !== undefined && !isEmptySelector(webhook.objectSelector) && conditions !== 'called') continue;
             const failurePolicy = [...entry.path, 'failurePolicy'];
             const defaulted = isDefaulted(object, failurePolicy);
             const after = ownService !== undefined && conditions === 'called';

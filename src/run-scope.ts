@@ -4,6 +4,7 @@
  * computed once per run through `memo`, never kept in module-level state: a process may lint
  * many times (tests, `report`), and an analysis of one run must not leak into the next.
  */
+import type { BundleWorkload } from './model/objects.js';
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
 import type { NamespaceObject, NetworkPolicyObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
@@ -62,10 +63,12 @@ export interface RunScope {
   readonly workloads: readonly WorkloadObject[];
   /**
    * Pods and workloads with pod templates in the inputs that hold a webhook configuration (a
-   * bundle), read there whatever Pod Security says: what runs a webhook (its Service's selector
-   * picks their pods). Not linted.
+   * bundle), read there quietly whatever Pod Security says: what runs a webhook (its Service's
+   * selector picks their pods). Not linted.
    */
-  readonly bundleWorkloads: readonly WorkloadObject[];
+  readonly bundleWorkloads: readonly BundleWorkload[];
+  /** The bundles with a document that may be a workload but was not read so (the fast reader declined it): what runs their webhooks is not known. */
+  readonly bundlesWithUnreadWorkloads: ReadonlySet<string>;
   /**
    * v1 Services, read only from the inputs that also hold a webhook configuration
    * (src/engine/load-run.ts): a Service not here may still exist, so an analysis never concludes

@@ -36788,7 +36788,8 @@ function scopeMatches(scope, request2) {
   }
 }
 function ruleMatches(rule44, request2) {
-  return scopeMatches(rule44.scope, request2) && (rule44.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule44.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule44.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule44.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+  return scopeMatches(rule44.scope, request2) && (rule44.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule44.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule44.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && // (A null entry decodes as "" in Go, which matches nothing; the API server rejects it.)
+  (rule44.resources ?? []).some((entry) => typeof entry === "string" && resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
 function compileRule(rule44) {
   if (rule44 === null || typeof rule44 !== "object")
@@ -40622,56 +40623,51 @@ var init_critical_resources = __esm({
 });
 
 // dist/src/match/own-pods.js
-function podLabelsOf(workload) {
-  const written = workload.written;
-  if (!isRecord2(written))
+function ownPodLabels(scope, namespace, name, stream) {
+  if (scope.bundlesWithUnreadWorkloads.has(stream))
     return void 0;
-  const template = workload.kind === "Pod" ? written : workload.kind === "CronJob" ? dig(written, ["spec", "jobTemplate", "spec", "template"]) : dig(written, ["spec", "template"]);
-  if (!isRecord2(template))
-    return void 0;
-  const metadata2 = template.metadata ?? {};
-  if (!isRecord2(metadata2))
-    return void 0;
-  const labels = metadata2.labels ?? {};
-  if (!isRecord2(labels) || !Object.values(labels).every((value) => typeof value === "string"))
-    return void 0;
-  return labels;
-}
-function dig(value, path) {
-  let at = value;
-  for (const key2 of path)
-    at = isRecord2(at) ? at[key2] : void 0;
-  return at;
-}
-function ownPodLabels(scope, namespace, name) {
-  const services = servicesNamed(scope, namespace, name);
-  if (services === void 0)
+  const services = servicesNamed(scope, namespace, name)?.filter((service) => streamOf(service.manifest.file) === stream);
+  if (services === void 0 || services.length === 0)
     return void 0;
   const found = [];
   for (const service of services) {
     const selector = service.selector;
     if (selector === void 0 || Object.keys(selector).length === 0)
-      continue;
+      return void 0;
     for (const workload of scope.bundleWorkloads) {
-      if (workload.namespace !== namespace)
+      if (workload.path !== stream || workload.namespace !== namespace || !SERVER_KINDS.has(workload.kind))
         continue;
-      if (runPatchesChanging(scope, { kind: workload.kind, name: workload.name, file: workload.manifest.file.path }, streamOf(workload.manifest.file)).length > 0)
+      const labels = workload.podLabels;
+      if (labels === void 0)
+        return void 0;
+      if (!Object.entries(selector).every(([key2, value]) => labels[key2] === value))
         continue;
-      const labels = podLabelsOf(workload);
-      if (labels !== void 0 && Object.entries(selector).every(([key2, value]) => labels[key2] === value))
-        found.push(labels);
+      if (listingsOf(scope, workload.path).length > 0)
+        return void 0;
+      if (runPatchesChanging(scope, { kind: workload.kind, name: workload.name, file: workload.path }, stream).length > 0)
+        return void 0;
+      found.push(labels);
     }
   }
   return found.length === 0 ? void 0 : found;
 }
+var SERVER_KINDS, CONTROLLER_POD_LABELS;
 var init_own_pods = __esm({
   "dist/src/match/own-pods.js"() {
     "use strict";
     init_import_meta_url();
-    init_json();
+    init_kustomize_fills();
     init_patched();
     init_namespaces();
     init_services();
+    SERVER_KINDS = /* @__PURE__ */ new Set(["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"]);
+    CONTROLLER_POD_LABELS = /* @__PURE__ */ new Set([
+      "pod-template-hash",
+      "controller-revision-hash",
+      "pod-template-generation",
+      "statefulset.kubernetes.io/pod-name",
+      "apps.kubernetes.io/pod-index"
+    ]);
   }
 });
 
@@ -40691,6 +40687,12 @@ function serviceCreatedAfter(run2, object, namespace, name) {
     return serviceDocument > document || serviceDocument === document && serviceItem > item;
   };
   return inFile.length > 0 && inFile.every(after) ? inFile[0] : void 0;
+}
+function readsControllerLabels(selector) {
+  if (selector == null)
+    return false;
+  const keys = [...Object.keys(selector.matchLabels ?? {}), ...(selector.matchExpressions ?? []).map((requirement) => requirement?.key)];
+  return keys.some((key2) => typeof key2 === "string" && CONTROLLER_POD_LABELS.has(key2));
 }
 function writtenLabels(written) {
   const labels = isRecord2(written) && isRecord2(written.metadata) && isRecord2(written.metadata.labels) ? written.metadata.labels : {};
@@ -40757,6 +40759,7 @@ var init_self_deadlock = __esm({
     init_kustomize_fills();
     init_services();
     init_own_pods();
+    init_selector();
     init_json();
     init_library();
     init_evaluate();
@@ -40831,27 +40834,32 @@ var init_self_deadlock = __esm({
               for (const candidate of CANDIDATES2) {
                 const subresource = candidate.subresource ?? "";
                 const ownService = candidate.resource === "services" ? serviceCreatedAfter(run2, object, namespace, service?.name) : void 0;
-                const ownPods = candidate.resource === "pods" && subresource === "" && typeof service?.name === "string" ? ownPodLabels(run2, namespace, service.name) : void 0;
+                const ownPods = candidate.resource === "pods" && subresource === "" && typeof service?.name === "string" && !readsControllerLabels(webhook.objectSelector) ? ownPodLabels(run2, namespace, service.name, streamOf(object.manifest.file)) : void 0;
                 const objectLabelSets = ownService !== void 0 ? [writtenLabels(ownService.written)] : ownPods ?? [void 0];
-                const outcomes2 = labelSets.flatMap((labels) => objectLabelSets.map((objectLabels) => matchWebhook(webhook, {
-                  operation: candidate.operation ?? "CREATE",
-                  group: candidate.group,
-                  version: "v1",
-                  resource: candidate.resource,
-                  subresource,
-                  namespace,
-                  namespaceLabels: labels,
-                  ...objectLabels === void 0 ? {} : { objectLabels },
-                  oldObjectLabels: null
-                }, run2.discovery)));
-                const outcome = outcomes2.find((each) => each.called === true);
-                if (outcome === void 0)
+                const outcomes2 = labelSets.map((labels) => {
+                  const each = objectLabelSets.map((objectLabels) => matchWebhook(webhook, {
+                    operation: candidate.operation ?? "CREATE",
+                    group: candidate.group,
+                    version: "v1",
+                    resource: candidate.resource,
+                    subresource,
+                    namespace,
+                    namespaceLabels: labels,
+                    ...objectLabels === void 0 ? {} : { objectLabels },
+                    oldObjectLabels: null
+                  }, run2.discovery));
+                  return each.every((outcome2) => outcome2.called === true) ? each[0] : void 0;
+                });
+                const outcome = outcomes2.find((each) => each !== void 0 && each.called === true);
+                if (outcome === void 0 || outcome.called !== true)
                   continue;
                 if (!manifestKnown && hasOptOut(webhook.namespaceSelector))
                   return [];
                 const requests2 = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? "CREATE", namespace, requester }));
                 const conditions = ownService === void 0 ? conditionsOutcome(run2, webhook.matchConditions ?? [], requests2) : ownServiceConditions(run2, webhook.matchConditions ?? [], ownService, namespace);
                 if (conditions === "skipped")
+                  continue;
+                if (ownPods !== void 0 && !isEmptySelector(webhook.objectSelector) && conditions !== "called")
                   continue;
                 const failurePolicy = [...entry.path, "failurePolicy"];
                 const defaulted = isDefaulted(object, failurePolicy);
@@ -62789,13 +62797,6 @@ function recognize(manifest, options = {}) {
   }
   if (read2 === "workloads")
     return { type: "other" };
-  if (options.services === true && isWorkloadKind(kind) && psaWorkloadOf(kind, apiVersion) !== void 0) {
-    const value = manifest.toValue();
-    if ("problem" in value)
-      return { type: "unreadable", problem: value.problem };
-    const workload = buildWorkload(manifest, kind, apiVersion, value.value);
-    return workload ? { type: "bundle-workload", object: workload } : { type: "other" };
-  }
   if (isWebhookConfigurationKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
     const read3 = manifest.toValue();
     if ("problem" in read3)
@@ -63017,6 +63018,30 @@ function buildPolicy(manifest, kind, apiVersion, written) {
     decodable: !schemaProblems.some((problem) => problem.blocking)
   };
 }
+function bundleWorkloadOf(value, path) {
+  if (!isRecord2(value))
+    return void 0;
+  const { kind, apiVersion } = value;
+  if (typeof kind !== "string" || typeof apiVersion !== "string" || !isWorkloadKind(kind) || psaWorkloadOf(kind, apiVersion) === void 0)
+    return void 0;
+  const metadata2 = value.metadata ?? {};
+  if (!isRecord2(metadata2))
+    return void 0;
+  const { name, namespace } = metadata2;
+  if (name != null && typeof name !== "string" || namespace != null && typeof namespace !== "string")
+    return void 0;
+  const template = kind === "Pod" ? value : kind === "CronJob" ? dig(value, ["spec", "jobTemplate", "spec", "template"]) : dig(value, ["spec", "template"]);
+  const templateMetadata = isRecord2(template) ? template.metadata ?? {} : void 0;
+  const labels = isRecord2(templateMetadata) ? templateMetadata.labels ?? {} : void 0;
+  const podLabels = isRecord2(labels) && Object.values(labels).every((label) => typeof label === "string") ? labels : void 0;
+  return { kind, name: typeof name === "string" && name !== "" ? name : void 0, namespace: typeof namespace === "string" && namespace !== "" ? namespace : void 0, podLabels, path };
+}
+function dig(value, path) {
+  let at = value;
+  for (const key2 of path)
+    at = isRecord2(at) ? at[key2] : void 0;
+  return at;
+}
 var init_recognize = __esm({
   "dist/src/recognize/recognize.js"() {
     "use strict";
@@ -63055,6 +63080,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const policies = [];
   const workloads = [];
   const bundleWorkloads = [];
+  const bundlesWithUnreadWorkloads = /* @__PURE__ */ new Set();
   const services = [];
   const networkPolicies = [];
   let networkPoliciesOutsideBundles = false;
@@ -63127,11 +63153,13 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       continue;
     }
     const forWorkloads = named === void 0 ? void 0 : (text2) => mightBeRead(text2) || named(text2);
-    const reads = bundle ? (text2) => (forWorkloads ?? mightBeRead)(text2) || mightBeService(text2) || mightBeWorkload(text2) || mightBeNetworkPolicy(text2) || mightHoldPrivateKey(text2) : forWorkloads;
+    const reads = bundle ? (text2) => (forWorkloads ?? mightBeRead)(text2) || mightBeService(text2) || mightBeNetworkPolicy(text2) || mightHoldPrivateKey(text2) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
     const text = decoded?.text ?? null;
+    if (bundle && text !== null)
+      readBundleWorkloads(raw.path, text, bundleWorkloads, bundlesWithUnreadWorkloads);
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
-    const bundleSettle = bundle ? void 0 : settle;
+    const bundleSettle = bundle && settle !== void 0 ? { ...settle, admits: (document) => named(document) && settle.admits(document) } : settle;
     const whole = readFile2({ path: raw.path, text, ...lineSeparators }, { byValue: OBJECTS_BY_VALUE, ...reads === void 0 ? {} : { reads }, ...bundleSettle !== void 0 ? { settle: bundleSettle } : {} });
     const readForWorkloads = bundle && forWorkloads !== void 0 ? documentsWanted(text, forWorkloads) : void 0;
     documents += whole.documentCount;
@@ -63149,12 +63177,6 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       const read2 = [];
       for (const manifest of parsed2.manifests) {
         let recognized = recognize(manifest, { read: every && !patch ? "both" : "admission", services: bundle, ...bundle ? { secrets: keyBudgetOfRun } : {} });
-        if (bundle && (recognized.type === "workload" || recognized.type === "bundle-workload"))
-          bundleWorkloads.push(recognized.object);
-        if (recognized.type === "bundle-workload") {
-          skipped++;
-          continue;
-        }
         if (recognized.type === "workload" && readForWorkloads !== void 0 && !readForWorkloads(manifest.documentIndex))
           recognized = { type: "other" };
         if (patch && !((recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && standsAlone(recognized.object))) {
@@ -63228,6 +63250,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     policies,
     workloads,
     bundleWorkloads,
+    bundlesWithUnreadWorkloads,
     services,
     servicesOutsideBundles,
     networkPolicies,
@@ -63367,6 +63390,7 @@ function runScope(run2, kubeVersion, kubeVersionDefaulted = false) {
     policies: run2.policies,
     workloads: run2.workloads,
     bundleWorkloads: run2.bundleWorkloads,
+    bundlesWithUnreadWorkloads: run2.bundlesWithUnreadWorkloads,
     services: run2.services,
     servicesOutsideBundles: run2.servicesOutsideBundles,
     networkPolicies: run2.networkPolicies,
@@ -63399,6 +63423,21 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
+function readBundleWorkloads(path, text, into, unread) {
+  for (const document of documentLines(text) ?? []) {
+    const documentText2 = text.slice(document.start, document.end);
+    if (!mightBeWorkload(documentText2))
+      continue;
+    const value = readSimpleDocument(documentText2);
+    if (value === void 0 || Array.isArray(value.items)) {
+      unread.add(path);
+      continue;
+    }
+    const workload = bundleWorkloadOf(value, path);
+    if (workload !== void 0)
+      into.push(workload);
+  }
+}
 var import_node_path16, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
@@ -63420,6 +63459,7 @@ var init_load_run = __esm({
     init_run_policy();
     init_screen();
     init_recognize();
+    init_simple_yaml();
     init_unreadable();
     init_run_scope();
     init_errors();
@@ -71467,4 +71507,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 2030d50843a6bcb862e7a51834017f8856ed490ed8a520756e29fa6765f082f6
+//# admission-lint-build 2b32ee2d131297a0ba8fbedb1dce667d5b953f7453ae1f11795aed86ec57a2b9

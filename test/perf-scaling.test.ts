@@ -103,6 +103,7 @@ function reads(n: number): number {
     policies: counted(run.policies, counter),
     workloads: run.workloads,
     bundleWorkloads: run.bundleWorkloads,
+    bundlesWithUnreadWorkloads: run.bundlesWithUnreadWorkloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
     secretKeys: run.secretKeys,

@@ -28,7 +28,7 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, decodeSource, expandPaths, MAX_FILE_BYTES, newWalkNotes, readBytes, readStdinSync } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, NetworkPolicyObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { BundleWorkload, CustomResourceDefinitionObject, NamespaceObject, NetworkPolicyObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
@@ -39,7 +39,8 @@ import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../p
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
 import { POD_SECURITY_UNREAD_KEYS, settleWorkload } from '../psa/screen.js';
-import { recognize } from '../recognize/recognize.js';
+import { bundleWorkloadOf, recognize } from '../recognize/recognize.js';
+import { readSimpleDocument } from '../parse/simple-yaml.js';
 import { unreadableMayHoldNaming } from '../match/unreadable.js';
 import { RunMemo, type RunScope, type UnreadableDocument } from '../run-scope.js';
 import { InputError } from '../errors.js';
@@ -60,7 +61,8 @@ export interface LintRun {
   /** Pods and workloads with pod templates where a Pod Security level other than privileged can apply (else none). */
   readonly workloads: readonly WorkloadObject[];
   /** Pods and workloads with pod templates in the inputs that hold a webhook configuration, whatever Pod Security says (RunScope.bundleWorkloads). */
-  readonly bundleWorkloads: readonly WorkloadObject[];
+  readonly bundleWorkloads: readonly BundleWorkload[];
+  readonly bundlesWithUnreadWorkloads: ReadonlySet<string>;
   /**
    * v1 Services, read only from the inputs that also hold a webhook configuration (a rendered
    * bundle: `helm template`, `kustomize build`, a release manifest), for what the webhooks'
@@ -183,7 +185,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
-  const bundleWorkloads: WorkloadObject[] = [];
+  const bundleWorkloads: BundleWorkload[] = [];
+  const bundlesWithUnreadWorkloads = new Set<string>();
   const services: ServiceObject[] = [];
   const networkPolicies: NetworkPolicyObject[] = [];
   let networkPoliciesOutsideBundles = false;
@@ -277,12 +280,13 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // A document read only because it may be a Service is never taken as a workload (nor settled
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
-    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightBeWorkload(text) || mightBeNetworkPolicy(text) || mightHoldPrivateKey(text) : forWorkloads;
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightBeNetworkPolicy(text) || mightHoldPrivateKey(text) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
     const text = decoded?.text ?? null;
+    // What runs a bundle's webhooks: its workloads, read quietly whatever Pod Security says.
+    if (bundle && text !== null) readBundleWorkloads(raw.path, text, bundleWorkloads, bundlesWithUnreadWorkloads);
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
-    // A bundle's workloads are all read (none settled unparsed): they are what runs its webhooks (bundleWorkloads).
-    const bundleSettle = bundle ? undefined : settle;
+    const bundleSettle = bundle && settle !== undefined ? { ...settle, admits: (document: string) => named!(document) && settle.admits(document) } : settle;
     const whole = readFile({ path: raw.path, text, ...lineSeparators }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
     const readForWorkloads = bundle && forWorkloads !== undefined ? documentsWanted(text, forWorkloads) : undefined;
     documents += whole.documentCount;
@@ -304,12 +308,6 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
         let recognized = recognize(manifest, { read: every && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
-        // What runs a bundle's webhooks: its workloads, whether Pod Security reads them or not.
-        if (bundle && (recognized.type === 'workload' || recognized.type === 'bundle-workload')) bundleWorkloads.push(recognized.object);
-        if (recognized.type === 'bundle-workload') {
-          skipped++;
-          continue;
-        }
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && standsAlone(recognized.object))) {
           skipped++;
@@ -386,6 +384,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     policies,
     workloads,
     bundleWorkloads,
+    bundlesWithUnreadWorkloads,
     services,
     servicesOutsideBundles,
     networkPolicies,
@@ -566,6 +565,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion, kubeVersionDefa
     policies: run.policies,
     workloads: run.workloads,
     bundleWorkloads: run.bundleWorkloads,
+    bundlesWithUnreadWorkloads: run.bundlesWithUnreadWorkloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
     networkPolicies: run.networkPolicies,
@@ -608,4 +608,24 @@ export function unreadableDocuments(files: readonly ParsedFile[]): UnreadableDoc
     }
   }
   return out;
+}
+
+/**
+ * The workloads of a bundle's text, read with the fast reader, which gives exactly the value
+ * kubectl reads or nothing: none is reported or linted (a bundle's broken workload changes no
+ * finding). A document that may be a workload and is not read so marks the bundle: what runs its
+ * webhooks is then not known.
+ */
+function readBundleWorkloads(path: string, text: string, into: BundleWorkload[], unread: Set<string>): void {
+  for (const document of documentLines(text) ?? []) {
+    const documentText = text.slice(document.start, document.end);
+    if (!mightBeWorkload(documentText)) continue;
+    const value = readSimpleDocument(documentText);
+    if (value === undefined || Array.isArray(value.items)) {
+      unread.add(path);
+      continue;
+    }
+    const workload = bundleWorkloadOf(value, path);
+    if (workload !== undefined) into.push(workload);
+  }
 }

@@ -53,6 +53,22 @@ export interface WorkloadObject {
   readonly written: unknown;
 }
 
+/**
+ * A Pod or a workload with a pod template in an input that holds a webhook configuration, read
+ * quietly (never reported, never linted) for what its pods are labelled: what runs the webhooks
+ * (src/match/own-pods.ts).
+ */
+export interface BundleWorkload {
+  readonly kind: string;
+  readonly name: string | undefined;
+  /** metadata.namespace as written; undefined when it is not. */
+  readonly namespace: string | undefined;
+  /** The labels of its pods as written (a Pod's own, a template's, a CronJob's job template's); undefined when they are not a map of strings. */
+  readonly podLabels: Readonly<Record<string, string>> | undefined;
+  /** The input it is in (for a rendered stream, the whole file). */
+  readonly path: string;
+}
+
 /** One entry of a Service's `spec.ports`, as the API server reads it. */
 export interface ServicePortEntry {
   /** `port`, when it is an integer; undefined when it is not (a placeholder, a string): the port is not known. */

@@ -7,7 +7,7 @@ import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, NetworkPolicyObject, PolicyObject, SchemaProblem, SecretKeysObject, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { BundleWorkload, CustomResourceDefinitionObject, NamespaceObject, NetworkPolicyObject, PolicyObject, SchemaProblem, SecretKeysObject, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
@@ -22,8 +22,6 @@ export type Recognized =
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'service'; readonly object: ServiceObject }
-  /** A workload of a bundle read for what runs a webhook only (RecognizeOptions.services), not for Pod Security. */
-  | { readonly type: 'bundle-workload'; readonly object: WorkloadObject }
   | { readonly type: 'network-policy'; readonly object: NetworkPolicyObject }
   | { readonly type: 'secret-keys'; readonly object: SecretKeysObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
@@ -40,9 +38,9 @@ export interface RecognizeOptions {
    */
   readonly read?: 'admission' | 'workloads' | 'both';
   /**
-   * Build v1 Services and networking.k8s.io/v1 NetworkPolicies too (with `admission` or `both`),
-   * and with `admission` workloads as 'bundle-workload': src/engine/load-run.ts asks for them in
-   * the inputs that hold a webhook configuration. Otherwise they are 'other'.
+   * Build v1 Services and networking.k8s.io/v1 NetworkPolicies too (with `admission` or `both`):
+   * src/engine/load-run.ts asks for them in the inputs that hold a webhook configuration.
+   * Otherwise they are 'other'.
    */
   readonly services?: boolean;
   /**
@@ -62,12 +60,6 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     return workload ? { type: 'workload', object: workload } : { type: 'other' };
   }
   if (read === 'workloads') return { type: 'other' };
-  if (options.services === true && isWorkloadKind(kind) && psaWorkloadOf(kind, apiVersion) !== undefined) {
-    const value = manifest.toValue();
-    if ('problem' in value) return { type: 'unreadable', problem: value.problem };
-    const workload = buildWorkload(manifest, kind, apiVersion!, value.value);
-    return workload ? { type: 'bundle-workload', object: workload } : { type: 'other' };
-  }
   if (isWebhookConfigurationKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
@@ -282,4 +274,29 @@ function buildPolicy(manifest: Manifest, kind: PolicyKind, apiVersion: string, w
     schemaProblems,
     decodable: !schemaProblems.some((problem) => problem.blocking),
   };
+}
+
+/**
+ * A workload read quietly from a bundle (src/engine/load-run.ts): what its pods are labelled.
+ * Undefined when the value is no Pod or workload with a pod template that a request could carry.
+ */
+export function bundleWorkloadOf(value: unknown, path: string): BundleWorkload | undefined {
+  if (!isRecord(value)) return undefined;
+  const { kind, apiVersion } = value;
+  if (typeof kind !== 'string' || typeof apiVersion !== 'string' || !isWorkloadKind(kind) || psaWorkloadOf(kind, apiVersion) === undefined) return undefined;
+  const metadata = value.metadata ?? {};
+  if (!isRecord(metadata)) return undefined;
+  const { name, namespace } = metadata;
+  if ((name != null && typeof name !== 'string') || (namespace != null && typeof namespace !== 'string')) return undefined;
+  const template = kind === 'Pod' ? value : kind === 'CronJob' ? dig(value, ['spec', 'jobTemplate', 'spec', 'template']) : dig(value, ['spec', 'template']);
+  const templateMetadata = isRecord(template) ? (template.metadata ?? {}) : undefined;
+  const labels = isRecord(templateMetadata) ? (templateMetadata.labels ?? {}) : undefined;
+  const podLabels = isRecord(labels) && Object.values(labels).every((label) => typeof label === 'string') ? (labels as Record<string, string>) : undefined;
+  return { kind, name: typeof name === 'string' && name !== '' ? name : undefined, namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined, podLabels, path };
+}
+
+function dig(value: Record<string, unknown>, path: readonly string[]): unknown {
+  let at: unknown = value;
+  for (const key of path) at = isRecord(at) ? at[key] : undefined;
+  return at;
 }
