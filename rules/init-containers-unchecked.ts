@@ -2,7 +2,8 @@ import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { children } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { policySpec } from '../src/model/policies.js';
+import { bindingCanReject, policySpec } from '../src/model/policies.js';
+import { policyIndexOf } from '../src/match/bindings.js';
 import { onRequest, policySeesRequest, validatingWebhookSees } from '../src/match/subresource-request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
@@ -90,6 +91,8 @@ function rootName(e: Expr): string | undefined {
     if (e.kind === 'ident') return e.name;
     if (e.kind === 'select') e = e.operand;
     else if (e.kind === 'call' && (e.fn === '_?._' || e.fn === '_[_]' || e.fn === '_[?_]') && e.args.length === 2) e = e.args[0]!;
+    // (`oldObject.?spec.orValue({})`: the optional's value is still the old object's.)
+    else if (e.kind === 'call' && (e.fn === 'orValue' || e.fn === 'value') && e.target !== undefined) e = e.target;
     else return undefined;
   }
 }
@@ -253,7 +256,11 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'eph
   const elsewhere = checkedElsewhere(object, run);
   const candidates = [...checked.containers].filter((field) => firstAt.has(field)).sort();
   const init = candidates.filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field));
-  const ephemeral = podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(run, field)) : [];
+  // A policy whose bindings in the run only warn or audit rejects nothing: that its check misses
+  // the debug request is no news (its init-container gap is, as before).
+  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
+  const rejects = bindings.length === 0 || bindings.some(bindingCanReject);
+  const ephemeral = rejects && podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(run, field)) : [];
   const unchecked = [...new Set([...init, ...ephemeral])].sort();
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.
@@ -341,7 +348,7 @@ function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
     if (e.kind !== 'call') return false;
     const [a, b] = e.args;
     if (e.fn === '_&&_' && a !== undefined && b !== undefined) return refuses(a) || refuses(b);
-    if (e.fn === '!_' && a !== undefined && a.kind === 'select' && a.testOnly && a.field === 'ephemeralContainers' && rootName(a.operand) === 'object') return true;
+    if (e.fn === '!_' && a !== undefined && a.kind === 'select' && a.testOnly && a.field === 'ephemeralContainers' && (rootName(a.operand) === 'object' || rootName(a.operand) === 'variables')) return true;
     if (e.fn === '_==_' && a !== undefined && b !== undefined) return (sizeOfEphemeral(a) && isZero(b)) || (sizeOfEphemeral(b) && isZero(a));
     if (e.fn === '_<_' && a !== undefined && b !== undefined) return sizeOfEphemeral(a) && b.kind === 'literal' && (b.value === 1 || b.value === 1n);
     return false;

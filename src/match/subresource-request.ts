@@ -90,14 +90,20 @@ function valueOn(e: Expr, request: RequestAttributes): Value | undefined {
   const left = valueOn(a, request);
   const right = valueOn(b, request);
   if (left === undefined || right === undefined) return undefined;
-  if (e.fn === '@in') return Array.isArray(right) ? right.some((item) => item === left) : undefined;
-  if (e.fn === '_==_' || e.fn === '_!=_') return typeof left === typeof right && !Array.isArray(left) ? (left === right) === (e.fn === '_==_') : undefined;
+  if (e.fn === '@in') return Array.isArray(right) ? right.some((item) => same(item, left)) : undefined;
+  if (e.fn === '_==_' || e.fn === '_!=_') return same(left, right) === (e.fn === '_==_');
   if (typeof left !== 'bigint' || typeof right !== 'bigint') return undefined;
   if (e.fn === '_<_') return left < right;
   if (e.fn === '_<=_') return left <= right;
   if (e.fn === '_>_') return left > right;
   if (e.fn === '_>=_') return left >= right;
   return undefined;
+}
+
+/** CEL equality of two values of the kinds read here (lists element by element). */
+function same(a: Value, b: Value): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]!));
+  return a === b;
 }
 
 /** Whether a matchCondition leaves the request out (false on its attributes); an expression that reads more is taken to let it in. */
