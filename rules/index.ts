@@ -30,6 +30,7 @@ import { rule as matchConditionNullObject } from './match-condition-null-object.
 import { rule as undefinedField } from './undefined-field.js';
 import { rule as matchConditionMissingField } from './match-condition-missing-field.js';
 import { rule as initContainersUnchecked } from './init-containers-unchecked.js';
+import { rule as scaleSubresourceUnchecked } from './scale-subresource-unchecked.js';
 import { rule as namespaceOptsOut } from './namespace-opts-out.js';
 import { rule as podSecurityLabels } from './pod-security-labels.js';
 import { rule as podSecurity } from './pod-security.js';
@@ -76,6 +77,7 @@ export const rules: readonly Rule[] = [
   matchConditionMissingField,
   undefinedField,
   initContainersUnchecked,
+  scaleSubresourceUnchecked,
   namespaceOptsOut,
   podSecurityLabels,
   podSecurity,

@@ -114,6 +114,7 @@ var init_fs = __esm({
       "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload that passes every level of its namespace is checked from its value without a\nfull parse (by a reader of the block YAML that kubectl, kustomize and helm write, which gives\nexactly what the YAML parser gives, or declines); the others are parsed, and a syntax error in one\nis reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through. A workload\nwhose namespace has no Namespace manifest in the run is not judged when a document that could\nbe that Namespace (its text names the kind and the namespace) cannot be read: its labels are\nnot known.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
       "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config: "true"` is in no build (kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
       "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`. When a\nwebhook leaves `failurePolicy` out, the message ends "v1 makes its failurePolicy Fail": v1beta1\ndefaulted it to `Ignore`, v1 defaults it to `Fail`, so moving the `apiVersion` alone turns a\nwebhook that failed open into one that fails closed, which the API server accepts. The help (the `fix:`\nline) counts, from what is written, what else v1 takes: `sideEffects` must be `None` or\n`NoneOnDryRun` (v1beta1 defaulted it to `Unknown` and accepted `Some`), and\n`admissionReviewVersions` is required (v1beta1 defaulted it to `[v1beta1]`).\n\nA configuration whose version is not served is never called, so the rules about its calls\n(`matches-kube-system`, `self-deadlock`, \u2026) say nothing of it. What the move exposes in\nkube-system is said here: when a webhook that fails closed on v1 (its `failurePolicy` written\n`Fail`, or left out) meets the control plane\'s own creates and updates in kube-system, as\n`matches-kube-system` would judge it an error on v1 (with the selectors its kustomize patches\ngive it; not only deletes, nor only installers\' writes), the message ends "v1 fails it closed in\nkube-system" (the `failurePolicy` left out) or "on v1 it fails closed in kube-system" (written\n`Fail`), and the help names the webhook, the write and the rule that would report it\n(`wildcard-rule` for a webhook of every resource).\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`. For a `v1alpha1` binding whose `paramRef` leaves `parameterNotFoundAction` to\nits `v1alpha1` default (`Deny`), the help adds that `v1` requires it to be written.\n\nIts severity is `error`, except for the newest version the target has of a kind that has no\nversion served by default: with the default target 1.35, a `MutatingAdmissionPolicy` (or its\nbinding) in `v1beta1` is `info`. `v1` does not exist there yet and `v1beta1` is off by default, so\nthe manifest has no better choice: writing it is the decision to enable the preview, and the\nfinding is the reminder that the API server must have it on. The same kind in `v1alpha1` (when\n`v1beta1` is there) stays an `error`. A version that Kubernetes has only after the target\n(`v1` of `MutatingAdmissionPolicy`, from 1.36) is an `error` when you chose the target\n(`--kube-version`, or `kubeVersion` in the config), and an `info` when the target is the\ndefault: the file is then evidence that its cluster is newer than the default (what would change\nis the linter\'s target, not the manifest), and the message says to set `--kube-version`. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nA binding written in the same `apiVersion` as its policy, when the run holds the policy, is one\ncause with it: the policy\'s finding names it (`\u2026 (and its binding "replicas")`) and the binding\ngets none of its own. A binding whose policy is elsewhere, or in another version, has its own.\nPolicies of one kind written in one `apiVersion` in one file are that file\'s one choice of\nversion: one finding, at the first, says how many (`\u2026 (2 in the file, with their bindings)`).\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
+      "rules/scale-subresource-unchecked.md": () => '---\nid: scale-subresource-unchecked\nseverity: warning\n---\n\n# scale-subresource-unchecked\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` whose validation limits `object.spec.replicas` (reads its\nvalue, itself or through a variable that does) and that sees UPDATEs of Deployments,\nStatefulSets, ReplicaSets or ReplicationControllers, when nothing in the run checks the same\nresources\' `scale` subresource.\n\n`kubectl scale` and a HorizontalPodAutoscaler do not update the Deployment: they send an UPDATE\nof `deployments/scale`, whose object is an `autoscaling/v1` `Scale`: its name, namespace and\n`spec.replicas` only (no labels, no pod template; `spec.replicas` is left out when it is 0). A\nrule of `deployments` does not match that request (`deployments/scale`, `deployments/*`,\n`*/scale` and `*/*` do). The scale request of a resource counts as checked when:\n\n- a ValidatingAdmissionPolicy of the run sees it and reads a `replicas` field (of anything but\n  `oldObject`), or tells the request\'s subresource or kind apart (`request.subResource`,\n  `object.kind`), or refuses it outright (a validation, or one of its `&&` terms, that is\n  `false`, or false for that subresource): the rule stays silent rather than guess what such a\n  policy does with a Scale;\n- or a validating webhook of the run is called on it: what its code checks the manifest does\n  not show.\n\nA policy or webhook sees a request when its rules match it (a rule with `resourceNames` reaches\nonly the objects it names), no matchCondition on `request.subResource` or `request.operation`\nleaves it out, its `objectSelector` (and that of a binding) lets in an object without labels, and,\nfor a policy whose bindings the run holds, one that can reject (`Deny`) matches it too.\n\nNot reported: a policy that only matches CREATE (it checks what an object is created with, by\nchoice); a validation that only tests whether `spec.replicas` is set, or compares it with\n`oldObject`\'s (a policy that leaves the replicas to an autoscaler wants scaling to go past it);\ncustom resources with a scale subresource.\n\nOne finding per policy, at its first validation that limits `spec.replicas`, naming the scale\nsubresources left unchecked.\n\n**What a file cannot show.** A policy or webhook outside the run that checks the scale\nsubresource: the rule judges the run.\n\n## Why is this bad?\n\nA replica limit (at most 5, at least 3 for high availability, none in a sandbox namespace) is a\npolicy about `spec.replicas`. Under default RBAC the `edit` role may update\n`deployments/scale`, so anyone who may edit Deployments in a namespace can run\n`kubectl scale deployment web --replicas=50` past it, and an autoscaler scales past it by\ndesign. The policy checks every write of the Deployment except the one that changes the field it\nis about.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: max-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n```\n\n## Use instead\n\nCheck the subresource in a policy of its own, reading the replicas as a `Scale` writes them (left\nout at 0). Adding `deployments/scale` to a policy that also reads the pod template or labels\nmakes those checks fail on every Scale, and with `failurePolicy: Fail` refuses every scale.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: max-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: max-replicas-on-scale\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["UPDATE"]\n        resources: ["deployments/scale"]\n  validations:\n    - expression: "object.spec.?replicas.orValue(0) <= 5"\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the limit is meant for what a manifest asks for, and scaling by hand or by an autoscaler is\nmeant to go past it: suppress the finding with that reason.\n\n## References\n\n- Kubernetes documentation, [Scale subresource](https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#scale-subresource)\n  and [kubectl scale](https://kubernetes.io/docs/reference/kubectl/generated/kubectl_scale/).\n- Kubernetes documentation, [Validating Admission Policy](https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/)\n  (`matchConstraints.resourceRules`: `pods/log` style subresources, `*/scale`).\n- kubernetes/kubernetes `pkg/registry/apps/deployment/storage/storage.go` (`ScaleREST`: the\n  scale update\'s admission sees an `autoscaling/v1` Scale) and kubernetes/kubernetes#84530.\n',
       "rules/schema.md": () => '---\nid: schema\nseverity: error\n---\n\n# schema\n\n## What it does\n\nFlags webhook configurations that do not decode into the `admissionregistration.k8s.io/v1` API\ntypes (`k8s.io/api` `admissionregistration/v1/types.go`):\n\n- a field with the wrong JSON type: a string where a whole number is expected\n  (`timeoutSeconds: "5"`), an object where a list is expected, a number outside the 32-bit range\n  of `timeoutSeconds` or `service.port`. `null` is accepted for every field, as the Go decoder\n  accepts it;\n- a field the types do not have: a typo (`failurePolicies`), a field indented one level too deep\n  or too shallow, `reinvocationPolicy` on a *validating* webhook (only mutating webhooks have it);\n- `clientConfig.caBundle` that is not standard base64 (for example a PEM block pasted as is);\n- an `apiVersion` in `admissionregistration.k8s.io` that never served these kinds, such as\n  `admissionregistration.k8s.io/v1alpha1` (`v1beta1` is reported by `removed-api-version`).\n\nThe same checks apply to the admission policy kinds (`ValidatingAdmissionPolicy`,\n`ValidatingAdmissionPolicyBinding`, `MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`),\nagainst their v1 types (`v1beta1` and `v1alpha1` have the same fields):\n\n- a field with the wrong JSON type, for example `validationActions: Deny` (a string where a list\n  belongs) or an unquoted `reason: 403`;\n- a field the kind does not have, such as a `namespaceSelector` indented into a resource rule;\n  for a field that belongs to the sibling kind the message says so (`reinvocationPolicy` and\n  `mutations` exist only on `MutatingAdmissionPolicy`, `validations` and `auditAnnotations` only\n  on `ValidatingAdmissionPolicy`, `validationActions` only on `ValidatingAdmissionPolicyBinding`).\n  A `status` on a `ValidatingAdmissionPolicy` (as `kubectl get -o yaml` writes it) is accepted;\n- an `apiVersion` in `admissionregistration.k8s.io` that never had the policy kinds (anything but\n  `v1`, `v1beta1` and `v1alpha1`). Versions that exist but are not served by the target\n  Kubernetes version are reported by `removed-api-version`.\n\nOne cause, one finding: the same problem at the same field of several webhooks of one\nconfiguration (a `caBundle` that is not base64, copied into each) is reported at the first\nwebhook, counting the others ("and in 3 more webhooks"); the placeholders of an unrendered\ntemplate are named once per file, at the first, with how many the file\'s admission objects hold\n("render it first"): one render fixes them all, however many documents the file has.\n\nIt checks types and field names only. Required fields and allowed values (`failurePolicy: Fial`,\na missing `admissionReviewVersions`, a policy without `matchConstraints`) are the API server\'s\nvalidation and are reported by `api-validation`.\n\nWhen a field has the wrong type or the `apiVersion` is unknown, the object cannot be decoded and\nthe other object rules skip it (`removed-api-version` still runs). Unknown fields and bad base64\ndo not stop the other rules: they see the object without the unknown field, as the API server\nwould store it.\n\n**What a file cannot show.** The rule reads the object as written, against the API types. What\nbecomes of an unknown field depends on the client that applies it: with strict field validation\n(kubectl\'s default) the API server rejects the object, with `Warn` or `Ignore` it drops the field.\n\n## Why is this bad?\n\nThe API server decodes the request body into the Go types before it applies defaults or\nvalidates anything. A value of the wrong type fails that decoding, so the whole configuration is\nrejected and none of its webhooks is created or updated. Quoted numbers are the usual cause,\noften from a Helm value rendered with `quote`.\n\nAn unknown field is handled by field validation. With `fieldValidation=Strict` the request fails\nwith `400 Bad Request`; with `Warn`, the API server\'s default, the field is **dropped** and the\nrequest succeeds with only a warning. The dropped setting then silently does not exist. In the\nexample below, the `namespaceSelector` is indented into the rule, so it is dropped, the webhook\ngets the default `namespaceSelector: {}`, and it intercepts Deployments in every namespace,\n`kube-system` included, with `failurePolicy: Fail`. Admission policies fail the same way: a\nbinding whose `validationActions` is a string instead of a list is not created at all, so the\npolicy it was meant to enforce enforces nothing.\n\n## Example\n\n`timeoutSeconds` is a string, and `namespaceSelector` is indented under the rule instead of the\nwebhook:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: "5"\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n        namespaceSelector:\n          matchExpressions:\n            - key: kubernetes.io/metadata.name\n              operator: NotIn\n              values: ["kube-system", "deployment-policy"]\n```\n\nA binding whose `validationActions` is a string, and a policy with the mutating kind\'s\n`reinvocationPolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: Deny\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "deployment-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on: a type error makes the API server reject the object, and an object that fails it is\nnot checked by the other rules. If you apply with a client that tolerates unknown fields on\npurpose (for example manifests carrying fields of a newer Kubernetes version than the types this\ntool models), review those findings rather than turning the rule off.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (the field names and types; `reinvocationPolicy`\n  exists only on `MutatingWebhook`; the policy types: `ValidatingAdmissionPolicy` in v0.35,\n  `MutatingAdmissionPolicy` in v0.36)\n- Unknown fields are decoding-level, not validation: `fieldValidation=Strict` rejects them,\n  `Warn` drops them with a warning (KEP-2885): https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n',
       "rules/self-deadlock.md": () => "---\nid: self-deadlock\nseverity: error\n---\n\n# self-deadlock\n\n## What it does\n\nFlags a webhook that would have to admit what brings it back: its own replacement pods, the\nEndpointSlices that route to them, the Service it is called through. A webhook is reported when\nall of these hold:\n\n1. it is served from inside the cluster, by `clientConfig.service` (a `url` webhook is not\n   checked); its `service.namespace` is \"its namespace\" below;\n2. its effective `failurePolicy` is `Fail` (written, or the v1 default);\n3. the API server would call it for a CREATE, in its namespace, of `pods` or of one of the\n   workloads that create them: `apps/v1` `replicasets`, `deployments`, `statefulsets`,\n   `daemonsets`, or for the writes that make a new pod serve: a CREATE of `pods/binding`, an\n   UPDATE of `pods/status`, an UPDATE of `discovery.k8s.io/v1` `endpointslices`, or for the\n   CREATE of the `services` it is called through (matched with its rules, including `matchPolicy: Equivalent`, and its\n   `namespaceSelector`, evaluated against `kubernetes.io/metadata.name` plus the labels of\n   that Namespace's manifest if the run contains one: the last in the webhook's own file (or the\n   rendered stream its template came from) when it holds one, as a repository with two rendered\n   builds does, else the run's first; and the run's last when it comes after those (what\n   `kubectl apply -R` leaves), unless a later file holds a configuration of the same name too\n   (then the files are builds of one project); reported when any of them lets the call through);\n4. its `matchConditions`, if any, are all true, or cannot be decided from what is known of the\n   request (an `authorizer` call, a read of the object's labels or spec: that may match), for\n   the requester that creates those objects\n   when the webhook's pods are replaced: the `replicaset-controller`, `daemon-set-controller`\n   and `statefulset-controller` service accounts in `kube-system` for pods, `kube-scheduler`\n   for `pods/binding` (the scheduler binds each new pod with one: refused, no pod of the\n   namespace is scheduled; on EKS, Fargate pods are bound by `eks:fargate-scheduler`), the\n   kubelet (`system:node:\u2026`, group `system:nodes`) for `pods/status` (it reports a pod's IP and\n   readiness with one: refused, the webhook's new pods run but never become endpoints of its\n   Service), the `endpointslice-controller` (or `system:kube-controller-manager`) for\n   EndpointSlices (it writes the new pods' addresses into the Service's slices with one: refused,\n   the API server's calls, to the Service's cluster IP that kube-proxy routes by those slices,\n   still go to the pods that are gone), the\n   `deployment-controller` for ReplicaSets, and a cluster administrator (`system:masters`)\n   for Deployments, Services, StatefulSets and DaemonSets. If a condition is false for them, or cannot\n   be evaluated here (one that calls `authorizer`, say), that kind of object does not count:\n   the rule does not guess.\n\nThe finding points at the rule that matches, and names the first match in the order pods,\npod bindings, pod status, EndpointSlices, ReplicaSets, Deployments, Services, StatefulSets,\nDaemonSets. It is an `error` for pods, pod bindings, pod status, EndpointSlices and ReplicaSets\n(the recovery of the webhook's own pods, or a rollout, is what is blocked), and a `warning` when\nonly Deployments, StatefulSets or DaemonSets match: those objects are created by an installer,\nso an install or reinstall of the workload that runs the webhook is blocked, and only when it is\nof that kind (which the run does not show), while replacements for its pods are not. Services:\nthe webhook is called through one for certain, but only a missing one needs creating, and then\nits creation is rejected and the webhook never comes back. It is an `error` when the webhook's own\nfile creates that Service after the configuration (`kubectl apply -f` creates a file's documents,\nand a List's items, in order), the file is neither listed by a kustomization nor a rendered\nstream (kustomize and Helm put Services first), and what the webhook sees of that creation calls\nit: its `objectSelector` evaluated on the Service's labels as written, its `matchConditions`\nevaluated on the Service as written (a condition false for it leaves the webhook out, and there\nis no finding; one that tests for presence, or reads what is not known of the request, is not\ndecided). Otherwise it is an `info`: a reinstall or a deleted Service, or an order the run does\nnot show (two files of a folder, `sortOptions` of a kustomization). An EndpointSlice update whose\n`matchConditions` cannot be decided is an `info` too: the controller's slices carry labels of\ntheir own (`kubernetes.io/service-name`) and the Service's, which a condition may test to leave\nthem out. When only\nStatefulSets or DaemonSets match it is an `info`: a webhook's server is run by a Deployment as a\nrule, and the run does not show one run by a StatefulSet or a DaemonSet. The namespace is not exempt when it is\n`kube-system`: controllers that install themselves there (the AWS Load Balancer Controller\ndoes) deadlock the same way.\n\nExemptions, where the run cannot show the webhook's own pods:\n\n- A webhook with a non-empty `objectSelector` is not reported when the labels of its own pods\n  are not part of the run: any such selector is one they could avoid (by not carrying an opt-in\n  label, or by carrying an opt-out one). The run shows them when a file that holds a webhook\n  configuration also holds the webhook's Service (with a selector, in the namespace the\n  reference names) and the Deployment, DaemonSet, StatefulSet or Pod whose pod labels that\n  selector picks, in the same namespace, unchanged by a kustomize patch of the run: then the\n  objectSelector is evaluated on those labels, and one that picks the webhook's own pods is\n  reported (the replacement for a pod of a webhook that is down is refused).\n- A `namespaceSelector` with a `NotIn` or `DoesNotExist` requirement on a key other than\n  `kubernetes.io/metadata.name` is an opt-out switch; when the run has no manifest for the\n  webhook's namespace, the rule cannot tell whether that namespace carries the label (projects\n  usually label their own namespace so), and does not report. With the Namespace manifest in\n  the run, its labels decide. The `default` namespace needs no manifest: the API server creates\n  it with no label but `kubernetes.io/metadata.name: default`\n  (`pkg/controlplane/controller/systemnamespaces`), so a webhook served from `default` whose\n  opt-out label `default` does not carry is reported. (A cluster admin may have labelled\n  `default` since; the finding says what the API server's own `default` gets.)\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook's `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says \"(selectors as patched at\nFILE:LINE)\". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one. When the patch is in an overlay of the configuration's folder (kubebuilder's\n`config/default`) and the overlay's build is certain, a finding that build does not have is an\ninfo on the unpatched file, ending \"(unpatched: the kustomize patch at FILE:LINE changes its\nselectors in the build that applies it)\" (`kustomize-patched`, \"Selectors an overlay sets\").\n\n**controller-gen's output as generated:** a configuration under the name controller-gen gives it\n(`mutating-webhook-configuration`, `validating-webhook-configuration`) whose every webhook calls\nthe scaffold's Service `webhook-service` in namespace `system`, with no `url` and no (or an empty)\n`caBundle`, is a build input: the build that installs it (kubebuilder's `config/default` with its\n`namespace:`, a chart, another installer) sets the namespace its webhooks run in, and often adds\nthe selectors. This rule's findings on it are infos when the run shows no install of it in a\nnamespace: no kustomize build of the run that holds it sets `namespace:` (the file alone, or\nbuilds without one), every such build is one the linter follows (not through a component or\n`configurations:`), no kustomize patch or replacement of the run changes the configuration but for\nits metadata (one that writes the Service's namespace moves it), and the run applies no Namespace\n`system` as written (the scaffold's `config/manager` creates one, which only a build that moves it\nrenames). Lint the build (`kubectl kustomize config/default | admission-lint -`), or the tree\nwith the kustomization that moves it: there the webhook is judged in the namespace it gets.\n(`matches-kube-system` judges it as written: kube-system is in every cluster, and a build that\nadds no selector sends it there.)\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`) and would deadlock alike are\nreported once, at the first, naming the others; the suggestion excludes the namespace in each.\n\n## Why is this bad?\n\nWhen the webhook's pods die (a node failure, an eviction, a bad rollout), the ReplicaSet\ncontroller creates replacements in the same namespace. Their creation is an admission request\nthat the webhook must answer, and with `failurePolicy: Fail` the API server rejects it while\nno webhook pod is running. No pod, no webhook; no webhook, no pod: the deadlock lasts until\nsomeone deletes or edits the webhook configuration by hand. The same goes for the\nReplicaSet a rollout creates, so a fixed version of the webhook cannot be rolled out either.\n\nThe Kubernetes documentation calls this out (\"Avoiding deadlocks in self-hosted webhooks\") and\nrecommends excluding the webhook's own namespace with a `namespaceSelector`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: [\"CREATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: [\"kube-system\"]\n```\n\n## Use instead\n\nExclude the webhook's own namespace by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: [\"CREATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: [\"kube-system\", \"sidecar-injector\"]\n```\n\nIf the webhook must see some pods of its own namespace, give it an opt-in `objectSelector`\nthat its own pods do not match, or use `failurePolicy: Ignore`.\n\n## Options\n\nThis rule has no options. It reads the run's Namespace manifests: the labels of the webhook's\nnamespace are used when its `namespaceSelector` is evaluated.\n\n## When not to use it\n\nWhen the webhook's pods are created some other way than through this API server (static\npods, another cluster), or when it is deliberately fail-closed for its own namespace and you\nhave a runbook for the deadlock. Then turn the rule off with `--rule self-deadlock=off`, or\nlower it with `--rule self-deadlock=warning`.\n\n## References\n\n- Dynamic Admission Control, \"Avoiding deadlocks in self-hosted webhooks\":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices, \"Avoid self-mutation deadlocks\" and dependency loops:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (how the\n  `namespaceSelector` is evaluated)\n",
       "rules/side-effects.md": () => '---\nid: side-effects\nseverity: error\n---\n\n# side-effects\n\n## What it does\n\nChecks each webhook\'s `sideEffects`.\n\nIn `admissionregistration.k8s.io/v1` (severity `error`):\n\n- `sideEffects` is missing or `null`: v1 has no default and requires the field;\n- `sideEffects` is anything but `None` or `NoneOnDryRun`, including the legacy classes `Some` and\n  `Unknown`.\n\nIn a legacy `admissionregistration.k8s.io/v1beta1` object, when the target version still serves\nv1beta1 (before 1.22; from 1.22 on `removed-api-version` reports the object, and what its\nwebhooks do on a call is moot), with severity `warning`:\n\n- `sideEffects: Unknown` or `sideEffects: Some`;\n- `sideEffects` omitted, which v1beta1 defaults to `Unknown`.\n\n`None` and `NoneOnDryRun` are never flagged. A v1beta1 value outside the four classes (a typo) is\nan `error`. `api-validation` does not report `sideEffects` again.\n\n**What a file cannot show.** Whether the declaration is true: `None` and `NoneOnDryRun` are\npromises about what the webhook\'s code does on a call and on a dry run (`request.dryRun`), which\nonly that code shows. The rule checks the value written, not the webhook\'s behaviour.\n\n## Why is this bad?\n\nIn v1 the API server rejects the configuration on create:\n`webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun`, or\n`Unsupported value: "Unknown": supported values: "None", "NoneOnDryRun"`. `Some` and `Unknown`\nsurvive only in objects stored long ago: an update is accepted with them only if the stored\nconfiguration already had such a webhook.\n\nWhere `Unknown` or `Some` is in effect, every **dry-run** request the webhook matches is rejected\n(`400`, the webhook "does not support dry run"), even with `failurePolicy: Ignore`, because the\nAPI server cannot call a webhook that may have side effects for a request that must not have\nany. That breaks `kubectl diff`, `kubectl apply --dry-run=server` and the tools built on them:\ncert-manager#2186, open-policy-agent/gatekeeper#1353, kubernetes/autoscaler#2278,\nactions-runner-controller#266, and the Flux FAQ (fluxcd/website PR #602) report it.\n\n## Example\n\nTwo webhooks carried over from a v1beta1 chart: the first lost its `sideEffects` line, the\nsecond kept the old `Unknown`. The API server rejects both:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: resource-defaults\nwebhooks:\n  - name: pods.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n  - name: jobs.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: Unknown\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-jobs\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["batch"]\n        apiVersions: ["v1"]\n        resources: ["jobs"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n```\n\nA v1beta1 object that relies on the v1beta1 default `Unknown`, on a cluster older than 1.22 that\nstill serves v1beta1 (a warning: its dry-run requests fail; from 1.22 on, `removed-api-version`\nreports the object instead):\n\n```yaml incorrect\n# kube-version: 1.21\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: legacy-quota-check\nwebhooks:\n  - name: quotas.legacy-quota-check.example.com\n    failurePolicy: Ignore\n    clientConfig:\n      service:\n        namespace: quota-system\n        name: quota-webhook\n        path: /validate-resourcequotas\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["resourcequotas"]\n```\n\n## Use instead\n\nDeclare `None` when the webhook only answers the request. If it does change something outside\nthe request (writes to an external system, creates objects), make it skip that work when\n`request.dryRun` is true and declare `NoneOnDryRun`.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: resource-defaults\nwebhooks:\n  - name: pods.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n  - name: jobs.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: NoneOnDryRun\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-jobs\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["batch"]\n        apiVersions: ["v1"]\n        resources: ["jobs"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor v1 objects, never: the API server rejects what the rule reports. The v1beta1 warnings matter\nonly while such objects still exist; once they are migrated to v1 (see `removed-api-version`),\nthe v1 checks apply.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`sideEffects` required; `None`/`NoneOnDryRun` on create; the update exception)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Unknown`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/validating/dispatcher.go` (dry-run rejection for `Unknown`/`Some`)\n- Admission webhook good practices, side effects:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, side effects: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- cert-manager#2186, open-policy-agent/gatekeeper#1353, kubernetes/autoscaler#2278\n',
@@ -4356,11 +4357,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule44) {
-  return { scope: "object", ...rule44 };
+function defineObjectRule(rule45) {
+  return { scope: "object", ...rule45 };
 }
-function defineFileRule(rule44) {
-  return { scope: "file", ...rule44 };
+function defineFileRule(rule45) {
+  return { scope: "file", ...rule45 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -7217,7 +7218,7 @@ var init_build = __esm({
       const visitQueue = new QueueOnePass(p.inst.length);
       const onePassRunes = new Array(p.inst.length);
       const m4 = new Array(p.inst.length).fill(false);
-      const check6 = (pc) => {
+      const check7 = (pc) => {
         let ok = true;
         const inst = p.inst[pc];
         if (visitQueue.contains(pc)) return true;
@@ -7225,7 +7226,7 @@ var init_build = __esm({
         switch (inst.op) {
           case Inst.ALT:
           case Inst.ALT_MATCH: {
-            ok = check6(inst.out) && check6(inst.arg);
+            ok = check7(inst.out) && check7(inst.arg);
             let matchOut = m4[inst.out];
             let matchArg = m4[inst.arg];
             if (matchOut && matchArg) return false;
@@ -7252,7 +7253,7 @@ var init_build = __esm({
           case Inst.CAPTURE:
           case Inst.EMPTY_WIDTH:
           case Inst.NOP:
-            ok = check6(inst.out);
+            ok = check7(inst.out);
             m4[pc] = m4[inst.out];
             onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
             inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
@@ -7323,7 +7324,7 @@ var init_build = __esm({
       instQueue.insert(p.start);
       while (!instQueue.empty()) {
         visitQueue.clear();
-        if (!check6(instQueue.next())) return null;
+        if (!check7(instQueue.next())) return null;
       }
       for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
       return p;
@@ -21497,12 +21498,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule44) => shouldUseRule(schema, rule44));
+      return group.rules.some((rule45) => shouldUseRule(schema, rule45));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule44) {
+    function shouldUseRule(schema, rule45) {
       var _a;
-      return schema[rule44.keyword] !== void 0 || ((_a = rule44.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule45.keyword] !== void 0 || ((_a = rule45.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -22563,9 +22564,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule44 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule44)) {
-            keywordCode(it, rule44.keyword, rule44.definition, group.type);
+        for (const rule45 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule45)) {
+            keywordCode(it, rule45.keyword, rule45.definition, group.type);
           }
         }
       });
@@ -22600,9 +22601,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule44 = rules2[keyword];
-        if (typeof rule44 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule44)) {
-          const { type } = rule44.definition;
+        const rule45 = rules2[keyword];
+        if (typeof rule45 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule45)) {
+          const { type } = rule45.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -24696,8 +24697,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule44 = this.RULES.all[keyword];
-        return typeof rule44 == "object" ? rule44.definition : !!rule44;
+        const rule45 = this.RULES.all[keyword];
+        return typeof rule45 == "object" ? rule45.definition : !!rule45;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -24705,7 +24706,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule44) => rule44.keyword === keyword);
+          const i = group.rules.findIndex((rule45) => rule45.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -24732,10 +24733,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule44 = rules2[key2];
-            if (typeof rule44 != "object")
+            const rule45 = rules2[key2];
+            if (typeof rule45 != "object")
               continue;
-            const { $data } = rule44.definition;
+            const { $data } = rule45.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -24899,7 +24900,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule44 = {
+      const rule45 = {
         keyword,
         definition: {
           ...definition,
@@ -24908,18 +24909,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule44, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule45, definition.before);
       else
-        ruleGroup.rules.push(rule44);
-      RULES.all[keyword] = rule44;
+        ruleGroup.rules.push(rule45);
+      RULES.all[keyword] = rule45;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule44, before) {
+    function addBeforeRule(ruleGroup, rule45, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule44);
+        ruleGroup.rules.splice(i, 0, rule45);
       } else {
-        ruleGroup.rules.push(rule44);
+        ruleGroup.rules.push(rule45);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -27194,13 +27195,13 @@ function register(registry) {
     createOptionalMacro({
       functionDesc: "optional.or(optional)",
       evaluate: evaluateOptional,
-      typeCheck(check6, macro, ctx) {
-        const l = ensureOptionalType(check6, macro.receiver, ctx, invalidOrReceiver);
-        const r = ensureOptionalType(check6, macro.arg, ctx, invalidOrArg);
+      typeCheck(check7, macro, ctx) {
+        const l = ensureOptionalType(check7, macro.receiver, ctx, invalidOrReceiver);
+        const r = ensureOptionalType(check7, macro.arg, ctx, invalidOrArg);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check6.registry, r);
+        const unified = l.unify(check7.registry, r);
         if (unified) return unified;
-        throw check6.createError(
+        throw check7.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -27224,13 +27225,13 @@ function register(registry) {
         return ev.run(macro.arg, ctx);
       },
       evaluate: evaluateOptional,
-      typeCheck(check6, macro, ctx) {
-        const l = ensureOptionalType(check6, macro.receiver, ctx, invalidOrValueReceiver).valueType;
-        const r = check6.check(macro.arg, ctx);
+      typeCheck(check7, macro, ctx) {
+        const l = ensureOptionalType(check7, macro.receiver, ctx, invalidOrValueReceiver).valueType;
+        const r = check7.check(macro.arg, ctx);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check6.registry, r);
+        const unified = l.unify(check7.registry, r);
         if (unified) return unified;
-        throw check6.createError(
+        throw check7.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -29599,9 +29600,9 @@ var init_operators = __esm({
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyList) && chk.getType("list<T>");
           let valueType = chk.check(arr[0], ctx);
-          const check6 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check7 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           for (let i = 1; i < arrLen; i++)
-            valueType = check6(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
+            valueType = check7(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
           return chk.registry.getListType(valueType);
         },
         evaluate(ev, ast, ctx) {
@@ -29613,13 +29614,13 @@ var init_operators = __esm({
           const arr = ast.args;
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyMap) && chk.getType("map<K, V>");
-          const check6 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check7 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           let keyType = chk.check(arr[0][0], ctx);
           let valueType = chk.check(arr[0][1], ctx);
           for (let i = 1; i < arrLen; i++) {
             const e = arr[i];
-            keyType = check6(chk, ctx, keyType, e[0], "heterogeneous_map_key");
-            valueType = check6(chk, ctx, valueType, e[1], "heterogeneous_map_value");
+            keyType = check7(chk, ctx, keyType, e[0], "heterogeneous_map_key");
+            valueType = check7(chk, ctx, valueType, e[1], "heterogeneous_map_value");
           }
           return chk.registry.getMapType(keyType, valueType);
         },
@@ -35465,9 +35466,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule44) {
+function validateRule(at, rule45) {
   const errors = [];
-  const operations = rule44.operations ?? [];
+  const operations = rule45.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -35476,12 +35477,12 @@ function validateRule(at, rule44) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule44.apiGroups ?? [];
+  const groups = rule45.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule44.apiVersions ?? [];
+  const versions = rule45.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -35490,9 +35491,9 @@ function validateRule(at, rule44) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule44.resources));
-  if (rule44.scope !== void 0 && rule44.scope !== null && !SCOPES.includes(rule44.scope))
-    errors.push(notSupported([...at, "scope"], rule44.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule45.resources));
+  if (rule45.scope !== void 0 && rule45.scope !== null && !SCOPES.includes(rule45.scope))
+    errors.push(notSupported([...at, "scope"], rule45.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -35535,9 +35536,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule44, j) => {
-    if (rule44 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule44));
+  webhook.rules?.forEach((rule45, j) => {
+    if (rule45 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule45));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -35629,14 +35630,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule44) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule44;
+function validateRuleWithOperations(at, rule45) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule45;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule44) {
+function validateNamedRuleWithOperations(at, rule45) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule44.resourceNames ?? []).forEach((value, i) => {
+  (rule45.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -35645,7 +35646,7 @@ function validateNamedRuleWithOperations(at, rule44) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule44));
+  errors.push(...validateRuleWithOperations(at, rule45));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -35665,14 +35666,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule44, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule44 ?? {})));
+    match[list3]?.forEach((rule45, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule45 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule44, i) => {
-    rule44?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule45, i) => {
+    rule45?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -36166,10 +36167,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule44) {
-  const groups = rule44.apiGroups ?? [];
-  const versions = rule44.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule44.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule45) {
+  const groups = rule45.apiGroups ?? [];
+  const versions = rule45.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule45.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -36185,9 +36186,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule44, discovery) {
-  const groups = rule44.apiGroups ?? [];
-  return (rule44.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule45, discovery) {
+  const groups = rule45.apiGroups ?? [];
+  return (rule45.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -36195,15 +36196,15 @@ function canMatchNamespaced(rule44, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule44) => {
-    if (rule44 === null)
+  return (rules2 ?? []).some((rule45) => {
+    if (rule45 === null)
       return false;
-    const scope = rule44.scope ?? "*";
+    const scope = rule45.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule44);
+      return canMatchNamespaces(rule45);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule44, discovery);
-    return canMatchNamespaced(rule44, discovery) || canMatchNamespaces(rule44);
+      return canMatchNamespaced(rule45, discovery);
+    return canMatchNamespaced(rule45, discovery) || canMatchNamespaces(rule45);
   });
 }
 var init_scope = __esm({
@@ -36777,28 +36778,28 @@ function resourceEntryMatches(entry, resource, subresource) {
   const subresourcePart = slash < 0 ? "" : entry.slice(slash + 1);
   return nameMatches(resourcePart3, resource) && nameMatches(subresourcePart, subresource);
 }
-function scopeMatches(scope, request2) {
+function scopeMatches(scope, request3) {
   switch (scope ?? "*") {
     case "Namespaced":
-      return request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource);
+      return request3.namespace !== null && !isNamespaceResource(request3.group, request3.resource);
     case "Cluster":
-      return request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1";
+      return request3.namespace === null || isNamespaceResource(request3.group, request3.resource) && request3.version === "v1";
     default:
       return true;
   }
 }
-function ruleMatches(rule44, request2) {
-  return scopeMatches(rule44.scope, request2) && (rule44.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule44.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule44.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && // (A null entry decodes as "" in Go, which matches nothing; the API server rejects it.)
-  (rule44.resources ?? []).some((entry) => typeof entry === "string" && resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule45, request3) {
+  return scopeMatches(rule45.scope, request3) && (rule45.operations ?? []).some((operation) => operation === "*" || operation === request3.operation) && (rule45.apiGroups ?? []).some((group) => nameMatches(group, request3.group)) && (rule45.apiVersions ?? []).some((version2) => nameMatches(version2, request3.version)) && // (A null entry decodes as "" in Go, which matches nothing; the API server rejects it.)
+  (rule45.resources ?? []).some((entry) => typeof entry === "string" && resourceEntryMatches(entry, request3.resource, request3.subresource));
 }
-function compileRule(rule44) {
-  if (rule44 === null || typeof rule44 !== "object")
+function compileRule(rule45) {
+  if (rule45 === null || typeof rule45 !== "object")
     return null;
-  const scope = rule44.scope ?? "*";
-  const operations = listOf(rule44.operations);
-  const groups = listOf(rule44.apiGroups);
-  const versions = listOf(rule44.apiVersions);
-  const resources = listOf(rule44.resources);
+  const scope = rule45.scope ?? "*";
+  const operations = listOf(rule45.operations);
+  const groups = listOf(rule45.apiGroups);
+  const versions = listOf(rule45.apiVersions);
+  const resources = listOf(rule45.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36814,105 +36815,105 @@ function compileRule(rule44) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule44, request2) {
-  if (rule44.scope === "Namespaced") {
-    if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
+function compiledRuleMatches(rule45, request3) {
+  if (rule45.scope === "Namespaced") {
+    if (!(request3.namespace !== null && !isNamespaceResource(request3.group, request3.resource)))
       return false;
-  } else if (rule44.scope === "Cluster") {
-    if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
+  } else if (rule45.scope === "Cluster") {
+    if (!(request3.namespace === null || isNamespaceResource(request3.group, request3.resource) && request3.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule44.operations, request2.operation) || !hasOrAny(rule44.groups, request2.group) || !hasOrAny(rule44.versions, request2.version))
+  if (!hasOrAny(rule45.operations, request3.operation) || !hasOrAny(rule45.groups, request3.group) || !hasOrAny(rule45.versions, request3.version))
     return false;
-  for (const [resource, subresource] of rule44.resources) {
-    if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
+  for (const [resource, subresource] of rule45.resources) {
+    if ((resource === "*" || resource === request3.resource) && (subresource === "*" || subresource === request3.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule44 of compiledRules(rules2 ?? [])) {
-    if (rule44 === null || !hasOrAny(rule44.groups, group))
+  for (const rule45 of compiledRules(rules2 ?? [])) {
+    if (rule45 === null || !hasOrAny(rule45.groups, group))
       continue;
-    for (const [r, sub] of rule44.resources)
+    for (const [r, sub] of rule45.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
   return false;
 }
-function matchingRule(webhook, request2, discovery) {
+function matchingRule(webhook, request3, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule44 = rules2[index];
-    if (rule44 !== null && compiledRuleMatches(rule44, request2))
+    const rule45 = rules2[index];
+    if (rule45 !== null && compiledRuleMatches(rule45, request3))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule44) => rule44 !== null && hasOrAny(rule44.groups, request2.group) && hasOrAny(rule44.operations, request2.operation) && rule44.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule45) => rule45 !== null && hasOrAny(rule45.groups, request3.group) && hasOrAny(rule45.operations, request3.operation) && rule45.resources.some(([resource]) => resource === "*" || resource === request3.resource)))
     return void 0;
-  const equivalents = discovery.equivalents(request2);
+  const equivalents = discovery.equivalents(request3);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule44 = rules2[index];
-    if (rule44 === null)
+    const rule45 = rules2[index];
+    if (rule45 === null)
       continue;
     for (const equivalent of equivalents) {
-      const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule44, candidate))
+      const candidate = { ...request3, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
+      if (compiledRuleMatches(rule45, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
   return void 0;
 }
-function namespaceSelectorOutcome(selector, request2) {
-  if (request2.namespace === null && !isNamespaceResource(request2.group, request2.resource))
+function namespaceSelectorOutcome(selector, request3) {
+  if (request3.namespace === null && !isNamespaceResource(request3.group, request3.resource))
     return true;
   if (isEmptySelector(selector))
     return true;
   if (selectorHasPlaceholder(selector))
     return "unknown";
-  const ownLabels = isNamespaceResource(request2.group, request2.resource) && request2.subresource === "" && (request2.operation === "CREATE" || request2.operation === "UPDATE");
-  const labels = ownLabels ? request2.objectLabels ?? request2.namespaceLabels : request2.namespaceLabels;
+  const ownLabels = isNamespaceResource(request3.group, request3.resource) && request3.subresource === "" && (request3.operation === "CREATE" || request3.operation === "UPDATE");
+  const labels = ownLabels ? request3.objectLabels ?? request3.namespaceLabels : request3.namespaceLabels;
   if (labels === void 0 || labels === null)
     return "unknown";
   return selectorMatches(selector, labels) === true;
 }
-function objectSelectorOutcome(selector, request2) {
+function objectSelectorOutcome(selector, request3) {
   if (isEmptySelector(selector))
     return true;
-  if (request2.operation === "CONNECT")
+  if (request3.operation === "CONNECT")
     return false;
   if (selectorHasPlaceholder(selector))
     return "unknown";
-  const candidates2 = [request2.objectLabels, request2.oldObjectLabels];
+  const candidates2 = [request3.objectLabels, request3.oldObjectLabels];
   if (candidates2.some((labels) => labels !== void 0 && labels !== null && selectorMatches(selector, labels) === true))
     return true;
   if (candidates2.some((labels) => labels === void 0))
     return "unknown";
   return false;
 }
-function matchWebhook(webhook, request2, discovery) {
-  if (isExemptRequest(request2.group, request2.resource))
+function matchWebhook(webhook, request3, discovery) {
+  if (isExemptRequest(request3.group, request3.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule44 = matchingRule(webhook, request2, discovery);
-  if (rule44 === void 0)
+  const rule45 = matchingRule(webhook, request3, discovery);
+  if (rule45 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule44);
+  return selectorsOutcome(webhook, request3, rule45);
 }
-function selectorsOutcome(webhook, request2, rule44) {
-  const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
+function selectorsOutcome(webhook, request3, rule45) {
+  const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request3);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
-  const objectOk = objectSelectorOutcome(webhook.objectSelector, request2);
+  const objectOk = objectSelectorOutcome(webhook.objectSelector, request3);
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule44.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule45.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule44.rule, unknown: "object-labels" };
-  return { called: true, rule: rule44.rule, equivalent: rule44.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule45.rule, unknown: "object-labels" };
+  return { called: true, rule: rule45.rule, equivalent: rule45.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36942,13 +36943,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule44) => {
-    if (!isRule(rule44))
+  return (rules2 ?? []).map((rule45) => {
+    if (!isRule(rule45))
       return null;
-    const names2 = rule44.resourceNames ?? [];
+    const names2 = rule45.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule44;
+    return rule45;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36970,20 +36971,20 @@ function webhooksFor(match, name, emptyMatchesAll) {
     return asWebhooks(match, name, emptyMatchesAll);
   return unnamedViews[emptyMatchesAll ? 1 : 0].get(match, () => asWebhooks(match, void 0, emptyMatchesAll));
 }
-function matchResources(match, request2, discovery, emptyMatchesAll) {
-  const { include, exclude } = webhooksFor(match, request2.name, emptyMatchesAll);
-  if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request2, discovery).called === true)
+function matchResources(match, request3, discovery, emptyMatchesAll) {
+  const { include, exclude } = webhooksFor(match, request3.name, emptyMatchesAll);
+  if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request3, discovery).called === true)
     return { called: false, reason: "excluded" };
-  const outcome = matchWebhook(include, request2, discovery);
+  const outcome = matchWebhook(include, request3, discovery);
   return outcome.called === true ? { ...outcome, dependsOnMatchConditions: false } : outcome;
 }
-function matchPolicy(policy, binding, request2, discovery) {
-  const byPolicy = matchResources(policy?.matchConstraints, request2, discovery, false);
+function matchPolicy(policy, binding, request3, discovery) {
+  const byPolicy = matchResources(policy?.matchConstraints, request3, discovery, false);
   if (byPolicy.called === false)
     return byPolicy;
   const bindingMatch = binding?.matchResources;
   if (bindingMatch !== void 0 && bindingMatch !== null) {
-    const byBinding = matchResources(bindingMatch, request2, discovery, true);
+    const byBinding = matchResources(bindingMatch, request3, discovery, true);
     if (byBinding.called === false)
       return byBinding;
     if (byBinding.called === "unknown")
@@ -37062,7 +37063,7 @@ function guardCandidates(scope) {
       for (const { webhook, label } of webhooksOf(object)) {
         if (webhook.failurePolicy === "Ignore" || !rulesMayMatch(webhook.rules, "", "namespaces", ""))
           continue;
-        found.push({ name: `webhook "${label}"`, policy: false, backend: backendOf(webhook), calls: (request2) => matchWebhook(webhook, request2, scope.discovery).called === true });
+        found.push({ name: `webhook "${label}"`, policy: false, backend: backendOf(webhook), calls: (request3) => matchWebhook(webhook, request3, scope.discovery).called === true });
       }
     }
     for (const policy of scope.policies)
@@ -37080,7 +37081,7 @@ function policyCandidates(policy, scope) {
     name: `ValidatingAdmissionPolicy "${policy.name ?? "(unnamed)"}"`,
     policy: true,
     backend: void 0,
-    calls: (request2) => matchPolicy(spec, bindingSpec(binding), request2, scope.discovery).called === true
+    calls: (request3) => matchPolicy(spec, bindingSpec(binding), request3, scope.discovery).called === true
   }));
 }
 function namespaceLabelGuard(scope, key2, backend) {
@@ -37089,7 +37090,7 @@ function namespaceLabelGuard(scope, key2, backend) {
   let guard = guards.get(memo);
   if (guard === void 0) {
     const writes = WRITES.map((operation) => namespaceWrite(operation, key2));
-    const found = guardCandidates(scope).find((candidate) => (candidate.policy || backend !== void 0 && candidate.backend === backend) && writes.every((request2) => candidate.calls(request2)));
+    const found = guardCandidates(scope).find((candidate) => (candidate.policy || backend !== void 0 && candidate.backend === backend) && writes.every((request3) => candidate.calls(request3)));
     guard = found?.name ?? null;
     guards.set(memo, guard);
   }
@@ -37116,7 +37117,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule44) => rule44 !== null && typeof rule44 === "object" && (rule44.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule45) => rule45 !== null && typeof rule45 === "object" && (rule45.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -37617,7 +37618,7 @@ function systemWritersOf(group) {
 function celVariables(spec) {
   const { group, resource, operation, requester } = spec;
   const object = { metadata: spec.namespace === null ? {} : { namespace: spec.namespace } };
-  const request2 = {
+  const request3 = {
     ...spec.subresource === "" ? { kind: { group } } : {},
     resource: { group, resource },
     ...spec.subresource === "" ? {} : { subResource: spec.subresource },
@@ -37627,7 +37628,7 @@ function celVariables(spec) {
     dryRun: false
   };
   const variables = {
-    request: request2,
+    request: request3,
     object: operation === "DELETE" ? null : object,
     oldObject: operation === "CREATE" ? null : object
   };
@@ -37756,13 +37757,13 @@ function faithfulOnce() {
 }
 function preparedOnce() {
   const prepared2 = /* @__PURE__ */ new Map();
-  return (expression, request2) => {
-    const gated = request2.systemObject !== void 0 && request2.systemObject !== false && ["CREATE", "UPDATE", "DELETE"].includes(request2.operation);
-    const likely = request2.systemObject === "likely";
-    const key2 = `${gated ? request2.operation : ""}\0${likely ? "likely" : ""}\0${expression}`;
+  return (expression, request3) => {
+    const gated = request3.systemObject !== void 0 && request3.systemObject !== false && ["CREATE", "UPDATE", "DELETE"].includes(request3.operation);
+    const likely = request3.systemObject === "likely";
+    const key2 = `${gated ? request3.operation : ""}\0${likely ? "likely" : ""}\0${expression}`;
     let out = prepared2.get(key2);
     if (out === void 0) {
-      const nonNull = new Set(request2.operation === "CREATE" ? ["object"] : request2.operation === "DELETE" ? ["oldObject"] : ["object", "oldObject"]);
+      const nonNull = new Set(request3.operation === "CREATE" ? ["object"] : request3.operation === "DELETE" ? ["oldObject"] : ["object", "oldObject"]);
       prepared2.set(key2, out = withUnknownPresenceTests(gated ? withForeignLabelGates(expression, nonNull, likely) : expression));
     }
     return out;
@@ -37772,9 +37773,9 @@ function evaluateConditions(rawExpressions, requests2, meter) {
   const faithful = faithfulOnce();
   const prepare = preparedOnce();
   let unknown = false;
-  for (const request2 of requests2) {
-    const expressions = rawExpressions.map((expression) => prepare(expression, request2));
-    const context = celVariables(request2);
+  for (const request3 of requests2) {
+    const expressions = rawExpressions.map((expression) => prepare(expression, request3));
+    const context = celVariables(request3);
     const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
     const results = expressions.map((expression) => faithful(expression) ? evaluateCondition(expression, context, meter, shared) : void 0);
     if (results.includes(false))
@@ -37808,8 +37809,8 @@ function validationsOutcome(scope, validations, variables, requests2) {
   return outcome;
 }
 function othersMayBeCalled(scope, conditions, requests2) {
-  const writes = new Map(requests2.map((request2) => [`${request2.group}/${request2.resource}/${request2.subresource}/${request2.operation}/${request2.namespace ?? ""}`, request2]));
-  const others = [...writes.values()].flatMap((request2) => otherWritersOf(request2).map((requester) => ({ ...request2, requester })));
+  const writes = new Map(requests2.map((request3) => [`${request3.group}/${request3.resource}/${request3.subresource}/${request3.operation}/${request3.namespace ?? ""}`, request3]));
+  const others = [...writes.values()].flatMap((request3) => otherWritersOf(request3).map((requester) => ({ ...request3, requester })));
   return others.length > 0 && conditionsOutcome(scope, conditions, others) !== "skipped";
 }
 function otherWritersOf(write2) {
@@ -37831,11 +37832,11 @@ function evaluateValidations(rawValidations, rawVariables, requests2, meter) {
   const names2 = rawVariables.map((variable) => variable.name);
   const twice = new Set(names2.filter((name, index) => names2.indexOf(name) !== index));
   let unknown = false;
-  for (const request2 of requests2) {
-    const validations = rawValidations.map((expression) => prepare(expression, request2));
-    const variables = rawVariables.map((variable) => ({ name: variable.name, expression: prepare(variable.expression, request2) }));
+  for (const request3 of requests2) {
+    const validations = rawValidations.map((expression) => prepare(expression, request3));
+    const variables = rawVariables.map((variable) => ({ name: variable.name, expression: prepare(variable.expression, request3) }));
     const known = {};
-    const context = { ...celVariables(request2), variables: known };
+    const context = { ...celVariables(request3), variables: known };
     for (const variable of variables) {
       if (twice.has(variable.name) || !faithful(variable.expression))
         continue;
@@ -37983,16 +37984,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule44] of (webhook.rules ?? []).entries()) {
-      if (rule44 === null || rule44.scope === "Cluster")
+    for (const [j, rule45] of (webhook.rules ?? []).entries()) {
+      if (rule45 === null || rule45.scope === "Cluster")
         continue;
-      const operations = rule44.operations ?? [];
+      const operations = rule45.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule44.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule45.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule44.apiGroups ?? [];
-      const versions = rule44.apiVersions ?? [];
+      const groups = rule45.apiGroups ?? [];
+      const versions = rule45.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38056,13 +38057,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule44) => {
-      if (rule44 === null || rule44.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule45) => {
+      if (rule45 === null || rule45.scope === "Cluster")
         return true;
-      const operations = rule44.operations ?? [];
+      const operations = rule45.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule44.apiGroups ?? []).every((group) => group === "apps" || group === "batch" || group === "*") && (rule44.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets" || resource === "jobs");
+      return (rule45.apiGroups ?? []).every((group) => group === "apps" || group === "batch" || group === "*") && (rule45.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets" || resource === "jobs");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38540,8 +38541,8 @@ var init_services = __esm({
 });
 
 // dist/src/match/targets.js
-function withAllGroups(discovery, rule44) {
-  return (rule44.apiGroups ?? []).includes("*") ? { ...rule44, apiGroups: [...discovery.groups()] } : rule44;
+function withAllGroups(discovery, rule45) {
+  return (rule45.apiGroups ?? []).includes("*") ? { ...rule45, apiGroups: [...discovery.groups()] } : rule45;
 }
 function splitEntry(entry) {
   const slash = entry.indexOf("/");
@@ -38554,11 +38555,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule44, entry) {
+function entryTargets(discovery, rule45, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule44.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule44.apiVersions ?? [])) {
+  for (const group of rule45.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule45.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -38609,19 +38610,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule44 of webhook.rules ?? []) {
-    if (rule44 === null || typeof rule44 !== "object")
+  for (const rule45 of webhook.rules ?? []) {
+    if (rule45 === null || typeof rule45 !== "object")
       continue;
-    for (const group of rule44.apiGroups ?? []) {
+    for (const group of rule45.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule44.resources ?? []) {
+      for (const entry of rule45.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule44, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule45, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -38711,8 +38712,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule44) {
-  const operations = rule44.operations ?? [];
+function isConnectOnly(rule45) {
+  const operations = rule45.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -38753,16 +38754,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule44, path, webhook, live, others = 0) {
+function checkOperations(rule45, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule44.operations ?? [];
+  const operations = rule45.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule44)) {
+  if (isConnectOnly(rule45)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -38795,10 +38796,10 @@ function checkOperations(rule44, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule45, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule44.apiGroups ?? [];
-  const resources = rule44.resources ?? [];
+  const groups = rule45.apiGroups ?? [];
+  const resources = rule45.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -38807,9 +38808,9 @@ function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule44, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule45, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule44, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule45, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -38827,9 +38828,9 @@ function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule44, operations: ["*"] };
+  const anyOperation = { ...rule45, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule44.scope ?? "*";
+  const scope = rule45.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -38846,7 +38847,7 @@ function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule44, path, webhook, scoped2);
+  const result = checkOperations(rule45, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -38864,16 +38865,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule44, j) => {
-    if (rule44 === null || typeof rule44 !== "object") {
+  rules2.forEach((rule45, j) => {
+    if (rule45 === null || typeof rule45 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule44, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule45, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule44))
+    if (isConnectOnly(rule45))
       connectOnly.push(j);
     else
       others++;
@@ -38920,12 +38921,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule44) => rule44 !== null && typeof rule44 === "object" ? rule44.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule45) => rule45 !== null && typeof rule45 === "object" ? rule45.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule44) => rule44 !== null && typeof rule44 === "object" && (rule44.apiGroups ?? []).every((group) => group === "") && (rule44.resources ?? []).length > 0 && (rule44.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule45) => rule45 !== null && typeof rule45 === "object" && (rule45.apiGroups ?? []).every((group) => group === "") && (rule45.resources ?? []).length > 0 && (rule45.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -39033,11 +39034,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule44, index) => {
-    if (rule44 === null || typeof rule44 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule45, index) => {
+    if (rule45 === null || typeof rule45 !== "object")
       return [];
-    const all = (rule44.apiGroups ?? []).includes(ANY) && (rule44.apiVersions ?? []).includes(ANY) && (rule44.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule44.scope === void 0 || rule44.scope === ANY);
-    return all ? [{ index, operations: rule44.operations ?? [] }] : [];
+    const all = (rule45.apiGroups ?? []).includes(ANY) && (rule45.apiVersions ?? []).includes(ANY) && (rule45.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule45.scope === void 0 || rule45.scope === ANY);
+    return all ? [{ index, operations: rule45.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -39046,15 +39047,15 @@ function everythingRule(webhook) {
 }
 function wildcardResource(webhook, isBuiltinGroup) {
   const everything = everythingRule(webhook);
-  return (webhook.rules ?? []).flatMap((rule44, j) => {
-    if (rule44 === null || typeof rule44 !== "object" || everything !== void 0 && j !== everything)
+  return (webhook.rules ?? []).flatMap((rule45, j) => {
+    if (rule45 === null || typeof rule45 !== "object" || everything !== void 0 && j !== everything)
       return [];
-    const groups = rule44.apiGroups ?? [];
+    const groups = rule45.apiGroups ?? [];
     const anyGroup = groups.includes(ANY);
     if (!anyGroup && !groups.some(isBuiltinGroup))
       return [];
-    const scope = rule44.scope ?? ANY;
-    return (rule44.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+    const scope = rule45.scope ?? ANY;
+    return (rule45.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
   })[0];
 }
 function reportedAsEverything(webhook, run2) {
@@ -39262,10 +39263,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule44 = rules2[change.rule ?? -1];
-      if (rule44 === void 0 || rule44 === null || typeof rule44 !== "object")
+      const rule45 = rules2[change.rule ?? -1];
+      if (rule45 === void 0 || rule45 === null || typeof rule45 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule44;
+      const { scope: _scope, ...rest } = rule45;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -39298,8 +39299,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule44 = before.rules?.[change.rule ?? -1];
-    return (rule44?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule45 = before.rules?.[change.rule ?? -1];
+    return (rule45?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -39525,22 +39526,22 @@ var init_kustomize_selectors = __esm({
 });
 
 // dist/src/match/critical-targets.js
-function describe(request2) {
-  return request2.subresource ? `${request2.resource}/${request2.subresource}` : request2.resource;
+function describe(request3) {
+  return request3.subresource ? `${request3.resource}/${request3.subresource}` : request3.resource;
 }
-function systemWriteCalls(webhook, target, request2, context) {
-  if (!rulesMayMatch(webhook.rules, request2.group, request2.resource, request2.subresource ?? ""))
+function systemWriteCalls(webhook, target, request3, context) {
+  if (!rulesMayMatch(webhook.rules, request3.group, request3.resource, request3.subresource ?? ""))
     return [];
   const nsLabels = target.namespace === null ? void 0 : namespaceLabels(context, target.namespace);
   const objectLabels = systemObjectLabels(webhook.objectSelector);
   const calls = [];
-  for (const operation of request2.operations) {
+  for (const operation of request3.operations) {
     const outcome = matchWebhook(webhook, {
       operation,
-      group: request2.group,
-      version: request2.version,
-      resource: request2.resource,
-      subresource: request2.subresource ?? "",
+      group: request3.group,
+      version: request3.version,
+      resource: request3.resource,
+      subresource: request3.subresource ?? "",
       namespace: target.namespace,
       ...nsLabels === void 0 ? {} : { namespaceLabels: nsLabels },
       ...objectLabelsFor(operation, objectLabels)
@@ -39549,10 +39550,10 @@ function systemWriteCalls(webhook, target, request2, context) {
       continue;
     let conditions = "called";
     if (outcome.dependsOnMatchConditions) {
-      const requests2 = systemWritersOf(request2.group).map((requester) => ({
-        group: request2.group,
-        resource: request2.resource,
-        subresource: request2.subresource ?? "",
+      const requests2 = systemWritersOf(request3.group).map((requester) => ({
+        group: request3.group,
+        resource: request3.resource,
+        subresource: request3.subresource ?? "",
         operation,
         namespace: target.namespace,
         requester,
@@ -39566,8 +39567,8 @@ function systemWriteCalls(webhook, target, request2, context) {
   }
   return calls;
 }
-function intercepts(webhook, target, request2, context) {
-  const called = systemWriteCalls(webhook, target, request2, context);
+function intercepts(webhook, target, request3, context) {
+  const called = systemWriteCalls(webhook, target, request3, context);
   if (called.length === 0)
     return void 0;
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
@@ -39587,12 +39588,12 @@ function writesOf(webhook, context, kubeSystemWrites) {
       continue;
     if (target.kubeSystemWrites && !kubeSystemWrites)
       continue;
-    for (const request2 of target.requests) {
-      const hit = intercepts(webhook, target, request2, context);
+    for (const request3 of target.requests) {
+      const hit = intercepts(webhook, target, request3, context);
       if (hit === void 0)
         continue;
       const key2 = target.where;
-      described.set(key2, [...described.get(key2) ?? [], hit.operations.length < request2.operations.length ? `${describe(request2)} (${hit.operations.join(", ")})` : describe(request2)]);
+      described.set(key2, [...described.get(key2) ?? [], hit.operations.length < request3.operations.length ? `${describe(request3)} (${hit.operations.join(", ")})` : describe(request3)]);
       if (firstRule === void 0 || hit.rule < firstRule)
         firstRule = hit.rule;
       if (target.namespace === null)
@@ -39711,7 +39712,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch2(rules2, write2) {
-  return (rules2 ?? []).some((rule44) => rule44 !== null && typeof rule44 === "object" && names(rule44.operations, write2.operation) && names(rule44.apiGroups, write2.group) && (rule44.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule45) => rule45 !== null && typeof rule45 === "object" && names(rule45.operations, write2.operation) && names(rule45.apiGroups, write2.group) && (rule45.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -39724,7 +39725,7 @@ function calledRequesters(run2, conditions, write2) {
     return { called: requests2, undecided: false };
   if (!loadCelSync())
     return { called: [], undecided: true };
-  const outcomes2 = requests2.map((request2) => conditionsOutcome(run2, conditions, [request2]));
+  const outcomes2 = requests2.map((request3) => conditionsOutcome(run2, conditions, [request3]));
   const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome) => outcome === "skipped") && othersMayBeCalled(run2, conditions, requests2);
   return { called: requests2.filter((_, index) => outcomes2[index] === "called"), undecided };
 }
@@ -39735,7 +39736,7 @@ function validationsOf(run2, spec, requests2) {
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
   return validationsOutcome(run2, validations, variables, requests2);
 }
-function policyViolation(object, write2, rule44, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule45, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -39745,7 +39746,7 @@ function policyViolation(object, write2, rule44, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule44],
+    path: ["spec", "matchConstraints", "resourceRules", rule45],
     severity,
     help
   };
@@ -39781,31 +39782,31 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch2(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule44;
+    let rule45;
     for (const { binding, labels } of through) {
-      const request2 = {
+      const request3 = {
         ...write2,
         namespace: KUBE_SYSTEM,
         namespaceLabels: nsLabels,
         objectLabels: write2.operation === "DELETE" ? null : labels,
         oldObjectLabels: write2.operation === "CREATE" ? null : labels
       };
-      const outcome = matchPolicy(spec, bindingSpec(binding), request2, run2.discovery);
+      const outcome = matchPolicy(spec, bindingSpec(binding), request3, run2.discovery);
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule44 ??= outcome.rule;
+      rule45 ??= outcome.rule;
     }
-    if (rule44 === void 0)
+    if (rule45 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule44, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule45, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule44, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule45, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -39813,12 +39814,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule44, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule45, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
-    if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
+    if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request3) => ({ ...request3, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule44, boundBy };
+    unknown ??= { write: write2, rule: rule45, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39938,7 +39939,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule44, match, everything } = interception;
+              const { entry, rule: rule45, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39957,7 +39958,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(unexcluded)
                 },
-                path: [...entry.path, "rules", rule44],
+                path: [...entry.path, "rules", rule45],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39974,8 +39975,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule44] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule44?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule45] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule45?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -41025,12 +41026,12 @@ function operationsFor(subresource, connect2) {
 function candidateRequests(hooks, discovery) {
   const requests2 = [];
   const seen = /* @__PURE__ */ new Set();
-  const add2 = (request2) => {
-    const key2 = [request2.operation, request2.group, request2.version, request2.resource, request2.subresource, request2.scope].join("\0");
+  const add2 = (request3) => {
+    const key2 = [request3.operation, request3.group, request3.version, request3.resource, request3.subresource, request3.scope].join("\0");
     if (seen.has(key2))
       return;
     seen.add(key2);
-    requests2.push(request2);
+    requests2.push(request3);
   };
   const scopeOf = (group, resource, namespaced) => group === "" && resource === "namespaces" ? "namespace" : namespaced ? "namespaced" : "cluster";
   for (const info of discovery.allResources()) {
@@ -41041,20 +41042,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule44 of hook.entry.webhook.rules ?? []) {
-      if (rule44 === null)
+    for (const rule45 of hook.entry.webhook.rules ?? []) {
+      if (rule45 === null)
         continue;
-      for (const group of rule44.apiGroups ?? []) {
-        for (const version2 of (rule44.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule45.apiGroups ?? []) {
+        for (const version2 of (rule45.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule44.resources ?? []) {
+          for (const entry of rule45.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule44.operations ?? []) {
+            for (const operation of rule45.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -41089,16 +41090,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule44 = compiled4[k];
-      if (rule44 === null) {
+      const rule45 = compiled4[k];
+      if (rule45 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule44.key);
+      let id = ids.get(rule45.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule44.key, id);
-        rules2.push(rule44);
+        ids.set(rule45.key, id);
+        rules2.push(rule45);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -41110,12 +41111,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule44, id) => {
+  written.forEach((rule45, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule44.apiGroups ?? [];
-    const operations = rule44.operations ?? [];
+    const apiGroups = rule45.apiGroups ?? [];
+    const operations = rule45.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule44.resources ?? []) {
+    for (const entry of rule45.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -41191,12 +41192,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule44 = table2.rules[id];
-      if (compiledRuleMatches(rule44, probe2))
+      const rule45 = table2.rules[id];
+      if (compiledRuleMatches(rule45, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule44, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule45, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41236,7 +41237,7 @@ function* candidateMatches(hooks, context, options = {}) {
     shapes.add(shape);
     for (const namespace of base.scope === "cluster" ? [null] : namespaces) {
       const nsLabels = namespace === null ? void 0 : labelsOf.get(namespace);
-      const request2 = {
+      const request3 = {
         ...base,
         namespace,
         ...nsLabels === void 0 ? {} : { namespaceLabels: nsLabels },
@@ -41250,7 +41251,7 @@ function* candidateMatches(hooks, context, options = {}) {
         const id = selectorOf[position2];
         let outcome = outcomes2.get(id);
         if (outcome === void 0) {
-          outcome = selectorsOutcome(selectorWebhooks[id], request2, ANY_RULE);
+          outcome = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
           outcomes2.set(id, outcome);
         }
         if (outcome.called === false)
@@ -41387,11 +41388,11 @@ function maximalSets(sets) {
     return set.hooks.every((hook) => larger.has(hook));
   }));
 }
-function describeRequest(request2, namespace) {
-  const resource = `${request2.resource}${request2.subresource ? `/${request2.subresource}` : ""}`;
-  const group = request2.group === "" ? request2.version : `${request2.group}/${request2.version}`;
+function describeRequest(request3, namespace) {
+  const resource = `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
+  const group = request3.group === "" ? request3.version : `${request3.group}/${request3.version}`;
   const where2 = namespace === null ? "" : namespace === UNLABELLED_NAMESPACE ? " in an unlabelled namespace" : ` in namespace ${namespace}`;
-  return `${request2.operation} ${resource} (${group})${where2}`;
+  return `${request3.operation} ${resource} (${group})${where2}`;
 }
 var UNLABELLED_NAMESPACE, MAX_NAMESPACES, MAX_LABEL_COMBINATIONS, CREATE_SUBRESOURCES2, READ_ONLY_SUBRESOURCES2, MAX_INDEX_KEYS_PER_RULE, indexKey, ANY_RULE;
 var init_candidates = __esm({
@@ -41450,7 +41451,7 @@ function analyse2(run2, budget2) {
     return { byObject };
   const over = [];
   const seen = /* @__PURE__ */ new Set();
-  for (const { request: request2, namespace, sure: sure2, open: open2 } of candidateMatches(hooks, run2)) {
+  for (const { request: request3, namespace, sure: sure2, open: open2 } of candidateMatches(hooks, run2)) {
     const called = worstCase(sure2, open2);
     if (called.length < 2)
       continue;
@@ -41461,7 +41462,7 @@ function analyse2(run2, budget2) {
     const { mutatingSum, validatingMax, total } = latency(called);
     if (!(total > budget2))
       continue;
-    over.push({ hooks: called, total, mutatingSum, validatingMax, request: request2, namespace });
+    over.push({ hooks: called, total, mutatingSum, validatingMax, request: request3, namespace });
   }
   for (const set of maximalSets(over)) {
     const first = set.hooks[0];
@@ -42146,16 +42147,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule44, rulePath, subject) {
-  return (rule44.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule45, rulePath, subject) {
+  return (rule45.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule44, rulePath, subject) {
+function checkRule2(run2, rule45, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule44.apiGroups ?? [];
+  const groups = rule45.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule44, rulePath, subject);
-  const versions = (rule44.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule45, rulePath, subject);
+  const versions = (rule45.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -42169,10 +42170,10 @@ function checkRule2(run2, rule44, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule44.resources ?? []).forEach((resourceEntry, k) => {
+  (rule45.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule44, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule45, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -42181,7 +42182,7 @@ function checkRule2(run2, rule44, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule44.apiVersions[index];
+        const version2 = rule45.apiVersions[index];
         const history = problem.offByDefault === true ? "off by default: --runtime-config switches it on" : discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -42219,22 +42220,22 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule44, resourceEntry) {
-  if (entryTargets(discovery, rule44, resourceEntry).length > 0)
+function diagnose(discovery, at, rule45, resourceEntry) {
+  if (entryTargets(discovery, rule45, resourceEntry).length > 0)
     return void 0;
-  const groups = rule44.apiGroups ?? [];
-  const versions = rule44.apiVersions ?? [];
+  const groups = rule45.apiGroups ?? [];
+  const versions = rule45.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule44, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule45, apiVersions: ["*"], apiGroups: servedGroups };
   if (mayBeSwitchedOn(groups, versions, resource)) {
     const served3 = [...new Set(entryTargets(discovery, anyVersion, resourceEntry).map((t) => groupVersion(t.info.group, t.info.version)))];
     const dead = versions.map((version2, index) => ({ version: version2, index })).filter(({ version: version2 }) => version2 !== "" && version2 !== "*" && !groups.some((g) => discovery.versions(g).includes(version2)));
     return served3.length > 0 && dead.length > 0 ? { at: "version", indexes: dead.map((d) => d.index), group: groups.find((g) => discovery.knowsGroup(g)), servedAs: served3, data: {}, offByDefault: true } : void 0;
   }
   if (resource === "*") {
-    const all = entryTargets(discovery, rule44, "*");
+    const all = entryTargets(discovery, rule45, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -42351,8 +42352,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule44, j) => rule44 === null || typeof rule44 !== "object" ? [] : checkRule2(run2, rule44, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule44, j) => rule44 !== null && typeof rule44 === "object" && ruleStillMatches(rule44.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule45, j) => rule45 === null || typeof rule45 !== "object" ? [] : checkRule2(run2, rule45, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule45, j) => rule45 !== null && typeof rule45 === "object" && ruleStillMatches(rule45.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -42361,7 +42362,7 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule44, j) => rule44 === null || typeof rule44 !== "object" ? [] : checkRule2(run2, rule44, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule45, j) => rule45 === null || typeof rule45 !== "object" ? [] : checkRule2(run2, rule45, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -42547,10 +42548,10 @@ var init_match_policy_exact = __esm({
             const { discovery } = run2;
             const webhooks = webhooksOf(object);
             const { requests: requests2, byResource } = discovery.derive("match-policy-exact.requests", () => {
-              const all = discovery.allResources().flatMap(requestsFor).filter((request2) => !isExemptRequest(request2.group, request2.resource));
+              const all = discovery.allResources().flatMap(requestsFor).filter((request3) => !isExemptRequest(request3.group, request3.resource));
               const index = /* @__PURE__ */ new Map();
-              all.forEach((request2, i) => {
-                const key2 = `${request2.group}\0${request2.resource}`;
+              all.forEach((request3, i) => {
+                const key2 = `${request3.group}\0${request3.resource}`;
                 const list3 = index.get(key2);
                 if (list3 === void 0)
                   index.set(key2, [i]);
@@ -42561,11 +42562,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule44 of rules2 ?? []) {
-                if (rule44 === null || typeof rule44 !== "object")
+              for (const rule45 of rules2 ?? []) {
+                if (rule45 === null || typeof rule45 !== "object")
                   continue;
-                const groups = rule44.apiGroups ?? [];
-                for (const entry of rule44.resources ?? []) {
+                const groups = rule45.apiGroups ?? [];
+                for (const entry of rule45.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -42585,16 +42586,16 @@ var init_match_policy_exact = __esm({
               const siblings = webhooks.filter((other) => other.index !== entry.index);
               const bypass = /* @__PURE__ */ new Map();
               const matched = /* @__PURE__ */ new Map();
-              for (const request2 of named(equivalent.rules)) {
-                const match = matchingRule(equivalent, request2, discovery);
+              for (const request3 of named(equivalent.rules)) {
+                const match = matchingRule(equivalent, request3, discovery);
                 if (match === void 0 || match.equivalent === null)
                   continue;
-                if (siblings.some((other) => matchingRule(other.webhook, request2, discovery) !== void 0))
+                if (siblings.some((other) => matchingRule(other.webhook, request3, discovery) !== void 0))
                   continue;
-                const text = describe2(request2.group, request2.version, request2.resource, request2.subresource);
-                bypass.set(text, { main: describe2(request2.group, request2.version, request2.resource, ""), text });
+                const text = describe2(request3.group, request3.version, request3.resource, request3.subresource);
+                bypass.set(text, { main: describe2(request3.group, request3.version, request3.resource, ""), text });
                 const { group, version: version2, resource } = match.equivalent;
-                const matchedText = describe2(group, version2, resource, request2.subresource);
+                const matchedText = describe2(group, version2, resource, request3.subresource);
                 matched.set(matchedText, { main: describe2(group, version2, resource, ""), text: matchedText });
               }
               if (bypass.size === 0)
@@ -43878,10 +43879,10 @@ function mayAdmitApiServer(policy, targetPort, sources) {
     return false;
   if (!Array.isArray(ingress))
     return true;
-  return ingress.some((rule44) => {
-    if (!isRecord2(rule44))
+  return ingress.some((rule45) => {
+    if (!isRecord2(rule45))
       return true;
-    const { from, ports } = rule44;
+    const { from, ports } = rule45;
     const anySource = from == null || Array.isArray(from) && from.length === 0;
     const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => mayBeApiServerPeer(peer, policy, sources));
     return mayBeApiServer && mayBeOnPort(ports, targetPort);
@@ -44470,15 +44471,15 @@ var init_abstract = __esm({
       /** The exact value of a closed sub-expression, or undefined when it fails (then the abstract rules say why). */
       evaluateExactly(node) {
         const module2 = celModule();
-        const request2 = { operation: this.scenario.operation };
+        const request3 = { operation: this.scenario.operation };
         for (const [path, value] of Object.entries(this.scenario.request ?? {})) {
           const steps = path.split(".");
-          let at = request2;
+          let at = request3;
           for (const step of steps.slice(0, -1))
             at = at[step] ??= {};
           at[steps[steps.length - 1]] = value;
         }
-        const run2 = { request: request2 };
+        const run2 = { request: request3 };
         for (const [variable, { kind, apiVersion }] of this.scenario.objects ?? [])
           run2[variable] = { kind, apiVersion };
         for (const variable of this.scenario.nulls)
@@ -44853,7 +44854,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule44) => rule44?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule45) => rule45?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -45017,14 +45018,14 @@ function kindScenarios(run2, rules2, owner, excluded = /* @__PURE__ */ new Set()
 }
 function requests(run2, rules2) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule44 of rules2) {
-    if (rule44 == null)
+  for (const rule45 of rules2) {
+    if (rule45 == null)
       continue;
-    const operations = rule44.operations ?? [];
-    const spelled = withAllGroups(run2.discovery, rule44);
-    for (const entry of rule44.resources ?? []) {
+    const operations = rule45.operations ?? [];
+    const spelled = withAllGroups(run2.discovery, rule45);
+    for (const entry of rule45.resources ?? []) {
       for (const { info, subresource } of entryTargets(run2.discovery, spelled, entry ?? "")) {
-        if (rule44.scope === "Namespaced" && !info.namespaced || rule44.scope === "Cluster" && info.namespaced)
+        if (rule45.scope === "Namespaced" && !info.namespaced || rule45.scope === "Cluster" && info.namespaced)
           continue;
         for (const operation of OPERATIONS4) {
           if (subresource !== "" && operation !== "UPDATE")
@@ -45083,7 +45084,7 @@ function boundRequests(run2, policy, counts = () => true) {
   const covers3 = bindings.map((binding) => {
     const match = bindingSpec(binding)?.matchResources;
     const rules2 = match?.resourceRules ?? [];
-    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule44) => (rule44?.resourceNames ?? []).length === 0)).keys());
+    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule45) => (rule45?.resourceNames ?? []).length === 0)).keys());
     const matched = rules2.length === 0 ? void 0 : new Set(requests(run2, rules2).keys());
     return (key2) => (matched === void 0 || matched.has(key2)) && !excluded.has(key2);
   });
@@ -45665,7 +45666,7 @@ function unguardedPatchTargets(expr, fields, guards) {
     return [];
   const found = /* @__PURE__ */ new Map();
   const guarded = (prefix) => guards.has(keyOf("object", prefix));
-  const check6 = (segments, whole, op, pointer, offset) => {
+  const check7 = (segments, whole, op, pointer, offset) => {
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i);
       if (guarded(prefix))
@@ -45692,7 +45693,7 @@ function unguardedPatchTargets(expr, fields, guards) {
           continue;
         const segments = requiredSegments(pointer, need);
         if (segments !== void 0)
-          check6(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
+          check7(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
       }
     }
     for (const child of children2(e))
@@ -46118,13 +46119,13 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule44 of rules2) {
-    if (rule44 == null)
+  for (const rule45 of rules2) {
+    if (rule45 == null)
       continue;
-    for (const entry of rule44.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule44, entry ?? "");
+    for (const entry of rule45.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule45, entry ?? "");
       if (found.length === 0) {
-        const custom = customResourceTargets(run2, rule44, entry ?? "");
+        const custom = customResourceTargets(run2, rule45, entry ?? "");
         if (custom === void 0)
           return void 0;
         targets2.push(...custom);
@@ -46135,10 +46136,10 @@ function matchedTargets(run2, rules2) {
   }
   return targets2;
 }
-function customResourceTargets(run2, rule44, entry) {
+function customResourceTargets(run2, rule45, entry) {
   const { resource, subresource } = splitEntry(entry);
-  const groups = rule44.apiGroups ?? [];
-  const versions = (rule44.apiVersions ?? []).filter((version2) => version2 !== "*");
+  const groups = rule45.apiGroups ?? [];
+  const versions = (rule45.apiVersions ?? []).filter((version2) => version2 !== "*");
   if (resource === "" || subresource !== "" && subresource !== "status" || groups.length === 0 || versions.length === 0)
     return void 0;
   if (groups.some((group) => group === "*" || run2.discovery.isKnownBuiltinGroup(group) || run2.discovery.knowsGroup(group) || READ_ONLY_AGGREGATED_GROUPS.has(group)))
@@ -46146,7 +46147,7 @@ function customResourceTargets(run2, rule44, entry) {
   return groups.flatMap((group) => versions.map((version2) => ({ info: { group, version: version2, resource, kind: "", namespaced: true, subresources: /* @__PURE__ */ new Set(), connect: /* @__PURE__ */ new Set(), readOnly: /* @__PURE__ */ new Set(), custom: true }, subresource })));
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule44) => rule44?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule45) => rule45?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -46207,7 +46208,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule44) => rule44 != null && (rule44.operations ?? []).length > 0 && (rule44.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule45) => rule45 != null && (rule45.operations ?? []).length > 0 && (rule45.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -46366,7 +46367,7 @@ var init_match_condition_missing_field = __esm({
             const index = evaluatedSites().findIndex((each) => each.site === site);
             if (index < 0)
               return false;
-            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule44) => (rule44?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
+            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule45) => (rule45?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
             return failsWhereAbsent(evaluatedSites(), index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
           };
           return analyseWith(analysis, targets2, true, reached);
@@ -46468,53 +46469,60 @@ var init_match_condition_missing_field = __esm({
 });
 
 // dist/src/match/subresource-request.js
-function rulesMatchRequest(rules2, request2) {
-  return Array.isArray(rules2) && rules2.some((rule44) => {
-    const compiled4 = compileRule(rule44);
+function objectSelectorLets(selector, request3, unknown) {
+  if (selector == null || isEmptySelector(selector))
+    return true;
+  if (request3.objectLabels === void 0)
+    return unknown;
+  return selectorMatches(selector, request3.objectLabels) !== false;
+}
+function rulesMatchRequest(rules2, request3) {
+  return Array.isArray(rules2) && rules2.some((rule45) => {
+    const compiled4 = compileRule(rule45);
     if (compiled4 === null)
       return false;
-    const names2 = rule44.resourceNames;
-    return !(Array.isArray(names2) && names2.length > 0) && compiledRuleMatches(compiled4, request2);
+    const names2 = rule45.resourceNames;
+    return !(Array.isArray(names2) && names2.length > 0) && compiledRuleMatches(compiled4, request3);
   });
 }
-function matchResourcesRequest(match, request2, emptyMatchesAll) {
+function matchResourcesRequest(match, request3, emptyMatchesAll) {
   const rules2 = match?.resourceRules;
-  const included = emptyMatchesAll && (!Array.isArray(rules2) || rules2.length === 0) ? true : rulesMatchRequest(rules2, request2);
-  return included && !rulesMatchRequest(match?.excludeResourceRules, request2);
+  const included = emptyMatchesAll && (!Array.isArray(rules2) || rules2.length === 0) ? true : rulesMatchRequest(rules2, request3);
+  return included && !rulesMatchRequest(match?.excludeResourceRules, request3);
 }
-function onRequest(e, request2) {
-  const value = valueOn(e, request2);
+function onRequest(e, request3) {
+  const value = valueOn(e, request3);
   return typeof value === "boolean" ? value : void 0;
 }
-function valueOn(e, request2) {
+function valueOn(e, request3) {
   if (e.kind === "literal") {
     if (typeof e.value === "boolean" || typeof e.value === "string" || typeof e.value === "bigint")
       return e.value;
     return typeof e.value === "number" && Number.isInteger(e.value) && e.type !== "double" ? BigInt(e.value) : void 0;
   }
   if (e.kind === "list") {
-    const items = e.elements.map((element) => valueOn(element, request2));
+    const items = e.elements.map((element) => valueOn(element, request3));
     return e.optionalIndices.length === 0 && items.every((item) => item !== void 0) ? items : void 0;
   }
   if (e.kind === "select") {
     if (e.testOnly || e.operand.kind !== "ident" || e.operand.name !== "request")
       return void 0;
-    return e.field === "subResource" ? request2.subresource : e.field === "operation" ? request2.operation : void 0;
+    return e.field === "subResource" ? request3.subresource : e.field === "operation" ? request3.operation : void 0;
   }
   if (e.kind !== "call")
     return void 0;
   if (e.fn === "size") {
-    const of = valueOn(e.target ?? e.args[0], request2);
+    const of = valueOn(e.target ?? e.args[0], request3);
     return typeof of === "string" ? BigInt([...of].length) : Array.isArray(of) ? BigInt(of.length) : void 0;
   }
   const [a, b] = e.args;
   if (e.fn === "!_" && a !== void 0) {
-    const value = valueOn(a, request2);
+    const value = valueOn(a, request3);
     return typeof value === "boolean" ? !value : void 0;
   }
   if ((e.fn === "_&&_" || e.fn === "_||_") && a !== void 0 && b !== void 0) {
-    const left3 = valueOn(a, request2);
-    const right2 = valueOn(b, request2);
+    const left3 = valueOn(a, request3);
+    const right2 = valueOn(b, request3);
     const decides = e.fn !== "_&&_";
     if (left3 === decides || right2 === decides)
       return decides;
@@ -46522,8 +46530,8 @@ function valueOn(e, request2) {
   }
   if (a === void 0 || b === void 0)
     return void 0;
-  const left2 = valueOn(a, request2);
-  const right = valueOn(b, request2);
+  const left2 = valueOn(a, request3);
+  const right = valueOn(b, request3);
   if (left2 === void 0 || right === void 0)
     return void 0;
   if (e.fn === "@in")
@@ -46547,28 +46555,27 @@ function same(a, b) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
   return a === b;
 }
-function conditionExcludes(expression, kind, request2, kubeVersion) {
+function conditionExcludes(expression, kind, request3, kubeVersion) {
   const source = typeof expression === "string" ? expression : "";
   const expr = source.trim() === "" ? void 0 : parseExpression(source, kind, kubeVersion);
-  return expr !== void 0 && onRequest(expr, request2) === false;
+  return expr !== void 0 && onRequest(expr, request3) === false;
 }
-function policySeesRequest(object, run2, request2) {
+function policySeesRequest(object, run2, request3) {
   const spec = policySpec(object);
-  if (!matchResourcesRequest(spec?.matchConstraints, request2, false))
+  if (!matchResourcesRequest(spec?.matchConstraints, request3, false) || !objectSelectorLets(spec?.matchConstraints?.objectSelector, request3, true))
     return false;
-  if ((Array.isArray(spec?.matchConditions) ? spec.matchConditions : []).some((condition) => conditionExcludes(condition?.expression, "validating.matchCondition", request2, run2.kubeVersion)))
+  if ((Array.isArray(spec?.matchConditions) ? spec.matchConditions : []).some((condition) => conditionExcludes(condition?.expression, "validating.matchCondition", request3, run2.kubeVersion)))
     return false;
   const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable);
-  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request2, true));
+  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request3, true) && objectSelectorLets(bindingSpec(binding)?.matchResources?.objectSelector, request3, true));
 }
-function validatingWebhookSees(run2, request2) {
+function validatingWebhookSees(run2, request3) {
   const sees = (webhook) => {
-    if (!rulesMatchRequest(webhook.rules, request2))
+    if (!rulesMatchRequest(webhook.rules, request3))
       return false;
-    const selector = webhook.objectSelector;
-    if (selector != null && (selector.matchLabels != null && Object.keys(selector.matchLabels).length > 0 || (selector.matchExpressions ?? []).length > 0))
+    if (!objectSelectorLets(webhook.objectSelector, request3, false))
       return false;
-    return !(webhook.matchConditions ?? []).some((condition) => conditionExcludes(condition?.expression, "webhook.matchCondition", request2, run2.kubeVersion));
+    return !(webhook.matchConditions ?? []).some((condition) => conditionExcludes(condition?.expression, "webhook.matchCondition", request3, run2.kubeVersion));
   };
   return run2.webhookConfigurations.some((configuration) => configuration.kind === "ValidatingWebhookConfiguration" && (Array.isArray(configuration.effective.webhooks) ? configuration.effective.webhooks : []).some((webhook) => webhook !== null && sees(webhook)));
 }
@@ -46580,6 +46587,7 @@ var init_subresource_request = __esm({
     init_policies();
     init_bindings();
     init_request();
+    init_selector();
   }
 });
 
@@ -46589,14 +46597,14 @@ function podSpecResources(object) {
   const rules2 = policySpec(object)?.matchConstraints?.resourceRules;
   if (!Array.isArray(rules2))
     return out;
-  for (const rule44 of rules2) {
-    if (rule44 === null || typeof rule44 !== "object")
+  for (const rule45 of rules2) {
+    if (rule45 === null || typeof rule45 !== "object")
       continue;
-    const operations = rule44.operations ?? [];
+    const operations = rule45.operations ?? [];
     if (!operations.some((operation) => operation === "*" || operation === "CREATE" || operation === "UPDATE"))
       continue;
-    for (const group of rule44.apiGroups ?? []) {
-      for (const resource of rule44.resources ?? []) {
+    for (const group of rule45.apiGroups ?? []) {
+      for (const resource of rule45.resources ?? []) {
         if (typeof resource !== "string" || resource.includes("/") && resource !== "*/*")
           continue;
         for (const [known, resources] of POD_SPEC_RESOURCES) {
@@ -46676,19 +46684,19 @@ function isFilter(e) {
 }
 function fieldsRead(comprehension) {
   const element = comprehension.iterVar2 ?? comprehension.iterVar;
-  const pathOf2 = (e) => {
+  const pathOf3 = (e) => {
     const read2 = selected(e) ?? (e.kind === "select" && e.testOnly ? { operand: e.operand, field: e.field } : void 0);
     if (read2 === void 0)
       return void 0;
     if (read2.operand.kind === "ident" && read2.operand.name === element)
       return SHARED_FIELDS.has(read2.field) ? [read2.field] : void 0;
-    const before = pathOf2(read2.operand);
+    const before = pathOf3(read2.operand);
     return before === void 0 ? void 0 : [...before, read2.field];
   };
   const paths = [];
   for (const body of [comprehension.loopCondition, comprehension.loopStep, comprehension.result]) {
     for (const node of nodesOf(body)) {
-      const path = pathOf2(node);
+      const path = pathOf3(node);
       if (path !== void 0)
         paths.push(path.slice(0, MAX_PATH));
     }
@@ -46828,7 +46836,7 @@ function analyse3(object, run2) {
   };
   const isZero = (e) => e.kind === "literal" && (e.value === 0 || e.value === 0n);
   const sizeOfEphemeral = (e) => e.kind === "call" && e.fn === "size" && (e.target !== void 0 && onlyEphemeral(e.target) || e.target === void 0 && e.args.length === 1 && onlyEphemeral(e.args[0]));
-  const refuses = (e) => {
+  const refuses2 = (e) => {
     if (e.kind !== "call" && e.kind !== "literal")
       return false;
     if (onRequest(e, EPHEMERAL_REQUEST) === false)
@@ -46837,7 +46845,7 @@ function analyse3(object, run2) {
       return false;
     const [a, b] = e.args;
     if (e.fn === "_&&_" && a !== void 0 && b !== void 0)
-      return refuses(a) || refuses(b);
+      return refuses2(a) || refuses2(b);
     if (e.fn === "!_" && a !== void 0 && a.kind === "select" && a.testOnly && a.field === "ephemeralContainers" && (rootName(a.operand) === "object" || rootName(a.operand) === "variables"))
       return true;
     if (e.fn === "_==_" && a !== void 0 && b !== void 0)
@@ -46846,7 +46854,7 @@ function analyse3(object, run2) {
       return sizeOfEphemeral(a) && b.kind === "literal" && (b.value === 1 || b.value === 1n);
     return false;
   };
-  const refusesEphemeral = parsedValidations.some(({ expr }) => expr !== void 0 && refuses(expr));
+  const refusesEphemeral = parsedValidations.some(({ expr }) => expr !== void 0 && refuses2(expr));
   return { checked, refusesEphemeral, firstAt };
 }
 var POD_SPEC_RESOURCES, SHARED_FIELDS, EPHEMERAL_REQUEST, LIST_KINDS, MAX_PATH, OTHER_CHECKS, WEBHOOK_SEES_EPHEMERAL, POLICY_CHECKS, HELP, rule30;
@@ -46896,6 +46904,174 @@ var init_init_containers_unchecked = __esm({
   }
 });
 
+// dist/rules/scale-subresource-unchecked.js
+function* nodesOf2(expr) {
+  yield expr;
+  for (const child of children2(expr))
+    yield* nodesOf2(child);
+}
+function pathOf(e) {
+  if (e.kind === "ident")
+    return [e.name];
+  if (e.kind === "select") {
+    const before = pathOf(e.operand);
+    return before === void 0 ? void 0 : [...before, e.field];
+  }
+  if (e.kind === "call" && (e.fn === "_?._" || e.fn === "_[_]" || e.fn === "_[?_]") && e.args.length === 2) {
+    const key2 = e.args[1];
+    if (key2.kind !== "literal" || typeof key2.value !== "string")
+      return void 0;
+    const before = pathOf(e.args[0]);
+    return before === void 0 ? void 0 : [...before, key2.value];
+  }
+  return void 0;
+}
+function replicaChecksOf(object, run2) {
+  return run2.memo.perObject(REPLICA_CHECKS, object, () => {
+    const spec = policySpec(object);
+    const text = (value) => typeof value === "string" ? value : "";
+    const reading = /* @__PURE__ */ new Set();
+    const readsValue = (expr) => [...nodesOf2(expr)].some((node) => {
+      if (node.kind === "select" && node.testOnly)
+        return false;
+      const path = pathOf(node);
+      return isReplicas(path) || path !== void 0 && path.length === 2 && path[0] === "variables" && reading.has(path[1]);
+    });
+    const readsOld = (expr) => [...nodesOf2(expr)].some((node) => {
+      const path = pathOf(node);
+      return path !== void 0 && path[0] === "oldObject" && path[path.length - 1] === "replicas";
+    });
+    const mayCheck = (expr) => [...nodesOf2(expr)].some((node) => {
+      const path = pathOf(node);
+      if (path === void 0 || path.length < 2)
+        return false;
+      const last = path[path.length - 1];
+      return last === "replicas" && path[0] !== "oldObject" || path[0] === "request" && (last === "subResource" || last === "kind") || path[0] === "object" && path.length === 2 && last === "kind";
+    });
+    let mayCheckScale = false;
+    for (const variable of Array.isArray(spec?.variables) ? spec.variables : []) {
+      const source = text(variable?.expression);
+      const expr = source.trim() === "" ? void 0 : parseExpression(source, "validating.variable", run2.kubeVersion);
+      if (expr === void 0)
+        continue;
+      if (readsValue(expr))
+        reading.add(text(variable?.name));
+      if (mayCheck(expr))
+        mayCheckScale = true;
+    }
+    let first;
+    const validations = [];
+    (Array.isArray(spec?.validations) ? spec.validations : []).forEach((validation, index) => {
+      const source = text(validation?.expression);
+      const expr = source.trim() === "" ? void 0 : parseExpression(source, "validating.validation", run2.kubeVersion);
+      if (expr === void 0)
+        return;
+      validations.push(expr);
+      if (mayCheck(expr))
+        mayCheckScale = true;
+      if (first === void 0 && readsValue(expr) && !readsOld(expr))
+        first = { index, path: ["spec", "validations", index, "expression"] };
+    });
+    return { first, mayCheckScale, validations };
+  });
+}
+function refuses(expr, scale) {
+  if (onRequest(expr, scale) === false)
+    return true;
+  return expr.kind === "call" && expr.fn === "_&&_" && expr.args.length === 2 && (refuses(expr.args[0], scale) || refuses(expr.args[1], scale));
+}
+function scaleChecked(run2, scale) {
+  const checked = run2.memo.get(SCALE_CHECKED, () => /* @__PURE__ */ new Map());
+  const key2 = `${scale.group}/${scale.resource}`;
+  let answer = checked.get(key2);
+  if (answer === void 0) {
+    answer = scaleCheckedNow(run2, scale);
+    checked.set(key2, answer);
+  }
+  return answer;
+}
+function scaleCheckedNow(run2, scale) {
+  return run2.policies.some((policy) => {
+    if (policy.kind !== "ValidatingAdmissionPolicy" || !policy.decodable || !policySeesRequest(policy, run2, scale))
+      return false;
+    const checks = replicaChecksOf(policy, run2);
+    return checks.mayCheckScale || checks.validations.some((expr) => refuses(expr, scale));
+  }) || validatingWebhookSees(run2, scale);
+}
+function scaleList(resources) {
+  const named = joinWords(resources.map((resource) => `${resource}/scale`));
+  return resources.length === 1 || resources.length === 2 && named.length <= 40 ? named : `${resources.length} scale subresources`;
+}
+function check5(object, run2) {
+  if (object.kind !== "ValidatingAdmissionPolicy")
+    return [];
+  const { first } = replicaChecksOf(object, run2);
+  if (first === void 0)
+    return [];
+  const left2 = SCALABLE.filter((target) => policySeesRequest(object, run2, request2(target, "")) && !scaleChecked(run2, request2(target, "scale")));
+  if (left2.length === 0)
+    return [];
+  const resources = left2.map((target) => target.resource);
+  return [
+    {
+      messageId: "unchecked",
+      data: {
+        site: `validations[${first.index}]`,
+        policy: elideMiddle(object.name ?? "(unnamed)", 36),
+        scale: scaleList(resources)
+      },
+      path: first.path
+    }
+  ];
+}
+var SCALABLE, request2, isReplicas, REPLICA_CHECKS, SCALE_CHECKED, rule31;
+var init_scale_subresource_unchecked = __esm({
+  "dist/rules/scale-subresource-unchecked.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_check();
+    init_ast();
+    init_policies();
+    init_subresource_request();
+    init_rule();
+    init_run_scope();
+    init_list();
+    SCALABLE = [
+      { group: "apps", resource: "deployments" },
+      { group: "apps", resource: "statefulsets" },
+      { group: "apps", resource: "replicasets" },
+      { group: "", resource: "replicationcontrollers" }
+    ];
+    request2 = (target, subresource) => ({
+      operation: "UPDATE",
+      group: target.group,
+      version: "v1",
+      resource: target.resource,
+      subresource,
+      namespace: "default",
+      ...subresource === "scale" ? { objectLabels: {} } : {}
+    });
+    isReplicas = (path) => path !== void 0 && path.length === 3 && path[0] === "object" && path[1] === "spec" && path[2] === "replicas";
+    REPLICA_CHECKS = memoKey("where each policy reads spec.replicas");
+    SCALE_CHECKED = memoKey("whether the run checks the scale subresource of each resource");
+    rule31 = defineObjectRule({
+      meta: {
+        id: "scale-subresource-unchecked",
+        title: "A policy checks spec.replicas, but kubectl scale sets it through the scale subresource",
+        severity: "warning",
+        appliesTo: ["ValidatingAdmissionPolicy"],
+        messages: {
+          unchecked: '{{site}} of policy "{{policy}}" checks spec.replicas; kubectl scale sets it through {{scale}}, unchecked'
+        },
+        help: 'kubectl scale and a HorizontalPodAutoscaler change spec.replicas with an UPDATE of the scale subresource (deployments/scale), which a rule of the resource does not match: the policy never sees it. Check it in a policy of its own on the subresource (resources: ["deployments/scale"], operations UPDATE): its object is an autoscaling/v1 Scale, which has no labels, no pod template and only spec.replicas, left out when it is 0, so read object.spec.?replicas.orValue(0). (Adding the subresource to this policy makes every other check of it fail on a Scale.)'
+      },
+      create(run2) {
+        return { policy: (object) => check5(object, run2) };
+      }
+    });
+  }
+});
+
 // dist/rules/namespace-opts-out.js
 function resourcePart2(entry) {
   const slash = entry.indexOf("/");
@@ -46905,26 +47081,26 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule44) {
-  const listed2 = rule44.operations ?? [];
+function operationsOf(rule45) {
+  const listed2 = rule45.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule44, discovery) {
-  const operations = operationsOf(rule44);
-  const fits = (request2) => ruleMatches(rule44, { ...request2, namespace: "namespace" });
-  for (const entry of rule44.resources ?? []) {
+function namespacedRequest(rule45, discovery) {
+  const operations = operationsOf(rule45);
+  const fits = (request3) => ruleMatches(rule45, { ...request3, namespace: "namespace" });
+  for (const entry of rule45.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule44.apiGroups ?? []) {
-      for (const version2 of rule44.apiVersions ?? []) {
+    for (const group of rule45.apiGroups ?? []) {
+      for (const version2 of rule45.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
           for (const operation of operations) {
-            const request2 = { operation, group, version: version2, resource, subresource: subresource === "*" ? "" : subresource };
-            if (fits(request2))
-              return { ...request2, namespaceObject: false };
+            const request3 = { operation, group, version: version2, resource, subresource: subresource === "*" ? "" : subresource };
+            if (fits(request3))
+              return { ...request3, namespaceObject: false };
           }
           continue;
         }
@@ -46935,9 +47111,9 @@ function namespacedRequest(rule44, discovery) {
         for (const info of served3) {
           for (const sub of subresource === "" ? [""] : ["", ...info.subresources]) {
             for (const operation of operations) {
-              const request2 = { operation, group: info.group, version: info.version, resource: info.resource, subresource: sub };
-              if (fits(request2))
-                return { ...request2, namespaceObject: false };
+              const request3 = { operation, group: info.group, version: info.version, resource: info.resource, subresource: sub };
+              if (fits(request3))
+                return { ...request3, namespaceObject: false };
             }
           }
         }
@@ -46946,15 +47122,15 @@ function namespacedRequest(rule44, discovery) {
         if (known)
           continue;
         for (const operation of operations) {
-          const request2 = {
+          const request3 = {
             operation,
             group: concreteGroup,
             version: version2 === "*" ? discovery.versions(concreteGroup)[0] ?? "v1" : version2,
             resource: resource === "*" ? ANY_RESOURCE : resource,
             subresource: subresource === "*" ? "" : subresource
           };
-          if (fits(request2))
-            return { ...request2, namespaceObject: false };
+          if (fits(request3))
+            return { ...request3, namespaceObject: false };
         }
       }
     }
@@ -46962,19 +47138,19 @@ function namespacedRequest(rule44, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule44) => rule44 !== null && typeof rule44 === "object");
-  for (const rule44 of rules2) {
-    if (rule44.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule45) => rule45 !== null && typeof rule45 === "object");
+  for (const rule45 of rules2) {
+    if (rule45.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule44, discovery);
-    if (request2 !== void 0)
-      return request2;
+    const request3 = namespacedRequest(rule45, discovery);
+    if (request3 !== void 0)
+      return request3;
   }
-  for (const rule44 of rules2) {
-    for (const operation of operationsOf(rule44).filter((op) => op !== "CONNECT")) {
-      const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule44, { ...request2, namespace: "namespace" }))
-        return { ...request2, namespaceObject: true };
+  for (const rule45 of rules2) {
+    for (const operation of operationsOf(rule45).filter((op) => op !== "CONNECT")) {
+      const request3 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
+      if (ruleMatches(rule45, { ...request3, namespace: "namespace" }))
+        return { ...request3, namespaceObject: true };
     }
   }
   return void 0;
@@ -46995,27 +47171,27 @@ function candidates(run2) {
         continue;
       if (!namespaceSelectorApplies(webhook.rules, run2.discovery))
         continue;
-      const request2 = representative(webhook, run2.discovery);
-      if (request2 === void 0)
+      const request3 = representative(webhook, run2.discovery);
+      if (request3 === void 0)
         continue;
       const namespace = webhook.clientConfig?.service?.namespace;
-      found.push({ object, entry, request: request2, editable, ownNamespace: typeof namespace === "string" ? namespace : void 0, builtins: rulesMatchBuiltins(webhook.rules, run2.discovery) });
+      found.push({ object, entry, request: request3, editable, ownNamespace: typeof namespace === "string" ? namespace : void 0, builtins: rulesMatchBuiltins(webhook.rules, run2.discovery) });
     }
   }
   return found;
 }
 function selects2(candidate, namespace, labels, discovery) {
-  const { request: request2 } = candidate;
+  const { request: request3 } = candidate;
   const admission = {
-    operation: request2.operation,
-    group: request2.group,
-    version: request2.version,
-    resource: request2.resource,
-    subresource: request2.subresource,
+    operation: request3.operation,
+    group: request3.group,
+    version: request3.version,
+    resource: request3.resource,
+    subresource: request3.subresource,
     namespace,
     namespaceLabels: labels,
     // A Namespace CREATE/UPDATE is matched against the incoming object's own labels.
-    ...request2.namespaceObject ? { objectLabels: labels, oldObjectLabels: labels } : {}
+    ...request3.namespaceObject ? { objectLabels: labels, oldObjectLabels: labels } : {}
   };
   const outcome = matchWebhook(candidate.entry.webhook, admission, discovery);
   return !(outcome.called === false && outcome.reason === "namespace-selector");
@@ -47026,14 +47202,14 @@ function without(labels, keys) {
     delete out[key2];
   return out;
 }
-function describeRequest2(request2) {
-  const resource = `${request2.resource}${request2.subresource ? `/${request2.subresource}` : ""}`;
-  const group = request2.group === "" ? request2.version : `${request2.group}/${request2.version}`;
-  if (request2.namespaceObject)
-    return `${request2.operation} of the Namespace itself`;
-  if (request2.resource === ANY_RESOURCE)
-    return `${request2.operation} of ${group} resources`;
-  return `${request2.operation} ${resource} (${group})`;
+function describeRequest2(request3) {
+  const resource = `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
+  const group = request3.group === "" ? request3.version : `${request3.group}/${request3.version}`;
+  if (request3.namespaceObject)
+    return `${request3.operation} of the Namespace itself`;
+  if (request3.resource === ANY_RESOURCE)
+    return `${request3.operation} of ${group} resources`;
+  return `${request3.operation} ${resource} (${group})`;
 }
 function quoteList(items, all = false) {
   const quoted2 = items.map((item) => `"${item}"`);
@@ -47077,7 +47253,7 @@ function grouped2(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule31;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule32;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -47123,7 +47299,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule31 = defineObjectRule({
+    rule32 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -47246,7 +47422,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule32;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule33;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -47298,7 +47474,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -48199,10 +48375,10 @@ function checkTypeMeta(object, path, kind, apiVersions, problems) {
     problems.add([...path, "kind"], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
   return problems.problems.length === before;
 }
-function validateExemptions(list3, path, check6, problems) {
+function validateExemptions(list3, path, check7, problems) {
   const seen = /* @__PURE__ */ new Set();
   list3.forEach((item, index) => {
-    const errors = check6(item);
+    const errors = check7(item);
     if (errors.length > 0)
       problems.add([...path, index], `Invalid value: ${quoteValue(item)}: ${errors.join(", ")}`);
     else if (seen.has(item))
@@ -48511,14 +48687,14 @@ function objects(object, key2) {
   });
   return out;
 }
-function capabilityList(capabilities, key2, path, pathOf2) {
+function capabilityList(capabilities, key2, path, pathOf3) {
   const value = member(capabilities, key2);
   if (!Array.isArray(value))
     return [];
   const out = [];
   value.forEach((item, index) => {
     if (typeof item === "string")
-      out.push({ name: goString(item), path: pathOf2(path, key2, index) });
+      out.push({ name: goString(item), path: pathOf3(path, key2, index) });
   });
   return out;
 }
@@ -48527,17 +48703,17 @@ function decodeSeLinuxOptions(options) {
     return void 0;
   return { type: string(options, "type"), user: string(options, "user"), role: string(options, "role") };
 }
-function decodeAppArmorProfile(securityContext, path, pathOf2) {
+function decodeAppArmorProfile(securityContext, path, pathOf3) {
   const profile = struct(securityContext, "appArmorProfile");
   if (profile === void 0)
     return void 0;
   return {
     type: string(profile, "type"),
     hasLocalhostProfile: optionalString(profile, "localhostProfile") !== void 0,
-    path: pathOf2(path, "appArmorProfile", "type")
+    path: pathOf3(path, "appArmorProfile", "type")
   };
 }
-function commonFields(securityContext, path, pathOf2) {
+function commonFields(securityContext, path, pathOf3) {
   const seccompProfile = struct(securityContext, "seccompProfile");
   const windowsOptions = struct(securityContext, "windowsOptions");
   return {
@@ -48546,19 +48722,19 @@ function commonFields(securityContext, path, pathOf2) {
     seccompProfile: seccompProfile === void 0 ? void 0 : { type: string(seccompProfile, "type") },
     seLinuxOptions: decodeSeLinuxOptions(struct(securityContext, "seLinuxOptions")),
     windowsOptions: windowsOptions === void 0 ? void 0 : { hostProcess: optionalBool(windowsOptions, "hostProcess") },
-    appArmorProfile: decodeAppArmorProfile(securityContext, path, pathOf2)
+    appArmorProfile: decodeAppArmorProfile(securityContext, path, pathOf3)
   };
 }
-function decodePodSecurityContext(spec, pathOf2) {
+function decodePodSecurityContext(spec, pathOf3) {
   const securityContext = struct(spec, "securityContext");
   if (securityContext === void 0)
     return void 0;
-  const path = pathOf2([], "spec", "securityContext");
+  const path = pathOf3([], "spec", "securityContext");
   const sysctls2 = objects(securityContext, "sysctls").map(({ item, index }) => ({
     name: string(item, "name"),
-    path: pathOf2(path, "sysctls", index, "name")
+    path: pathOf3(path, "sysctls", index, "name")
   }));
-  const common = commonFields(securityContext, path, pathOf2);
+  const common = commonFields(securityContext, path, pathOf3);
   return {
     runAsNonRoot: common.runAsNonRoot,
     runAsUser: common.runAsUser,
@@ -48569,19 +48745,19 @@ function decodePodSecurityContext(spec, pathOf2) {
     sysctls: sysctls2
   };
 }
-function decodeCapabilities(securityContext, securityContextPath, pathOf2) {
+function decodeCapabilities(securityContext, securityContextPath, pathOf3) {
   const capabilities = struct(securityContext, "capabilities");
   if (capabilities === void 0)
     return void 0;
-  const path = pathOf2(securityContextPath, "capabilities");
-  return { add: capabilityList(capabilities, "add", path, pathOf2), drop: capabilityList(capabilities, "drop", path, pathOf2) };
+  const path = pathOf3(securityContextPath, "capabilities");
+  return { add: capabilityList(capabilities, "add", path, pathOf3), drop: capabilityList(capabilities, "drop", path, pathOf3) };
 }
-function decodeSecurityContext(container2, containerPath, pathOf2) {
+function decodeSecurityContext(container2, containerPath, pathOf3) {
   const securityContext = struct(container2, "securityContext");
   if (securityContext === void 0)
     return void 0;
-  const path = pathOf2(containerPath, "securityContext");
-  const common = commonFields(securityContext, path, pathOf2);
+  const path = pathOf3(containerPath, "securityContext");
+  const common = commonFields(securityContext, path, pathOf3);
   return {
     runAsNonRoot: common.runAsNonRoot,
     runAsUser: common.runAsUser,
@@ -48591,7 +48767,7 @@ function decodeSecurityContext(container2, containerPath, pathOf2) {
     appArmorProfile: common.appArmorProfile,
     privileged: optionalBool(securityContext, "privileged"),
     allowPrivilegeEscalation: optionalBool(securityContext, "allowPrivilegeEscalation"),
-    capabilities: decodeCapabilities(securityContext, path, pathOf2),
+    capabilities: decodeCapabilities(securityContext, path, pathOf3),
     procMount: optionalString(securityContext, "procMount")
   };
 }
@@ -48605,23 +48781,23 @@ function decodeHandler(handler) {
     tcpSocket: tcpSocket === void 0 ? void 0 : { host: string(tcpSocket, "host") }
   };
 }
-function decodePorts(container2, containerPath, pathOf2) {
+function decodePorts(container2, containerPath, pathOf3) {
   return objects(container2, "ports").map(({ item, index }) => ({
-    path: pathOf2(containerPath, "ports", index),
+    path: pathOf3(containerPath, "ports", index),
     containerPort: optionalInt(item, "containerPort", 32) ?? 0,
     hostPort: optionalInt(item, "hostPort", 32) ?? 0,
     hostPortField: "hostPort"
   }));
 }
-function decodeContainers(spec, key2, pathOf2) {
+function decodeContainers(spec, key2, pathOf3) {
   return objects(spec, key2).map(({ item, index }) => {
-    const path = pathOf2([], "spec", key2, index);
+    const path = pathOf3([], "spec", key2, index);
     const lifecycle = struct(item, "lifecycle");
     return {
       name: string(item, "name"),
       path,
-      securityContext: decodeSecurityContext(item, path, pathOf2),
-      ports: decodePorts(item, path, pathOf2),
+      securityContext: decodeSecurityContext(item, path, pathOf3),
+      ports: decodePorts(item, path, pathOf3),
       livenessProbe: decodeHandler(struct(item, "livenessProbe")),
       readinessProbe: decodeHandler(struct(item, "readinessProbe")),
       startupProbe: decodeHandler(struct(item, "startupProbe")),
@@ -48629,10 +48805,10 @@ function decodeContainers(spec, key2, pathOf2) {
     };
   });
 }
-function decodeVolumes(spec, pathOf2) {
+function decodeVolumes(spec, pathOf3) {
   return objects(spec, "volumes").map(({ item, index }) => ({
     name: string(item, "name"),
-    path: pathOf2([], "spec", "volumes", index),
+    path: pathOf3([], "spec", "volumes", index),
     sources: VOLUME_SOURCE_KEYS.filter((key2) => struct(item, key2) !== void 0)
   }));
 }
@@ -48647,7 +48823,7 @@ function decodeAnnotations(metadata2) {
   }
   return annotations;
 }
-function decodeSpec(spec, pathOf2) {
+function decodeSpec(spec, pathOf3) {
   const os = struct(spec, "os");
   return {
     osName: os === void 0 ? void 0 : string(os, "name"),
@@ -48655,11 +48831,11 @@ function decodeSpec(spec, pathOf2) {
     hostNetwork: optionalBool(spec, "hostNetwork") === true,
     hostPID: optionalBool(spec, "hostPID") === true,
     hostIPC: optionalBool(spec, "hostIPC") === true,
-    securityContext: decodePodSecurityContext(spec, pathOf2),
-    initContainers: decodeContainers(spec, "initContainers", pathOf2),
-    containers: decodeContainers(spec, "containers", pathOf2),
-    ephemeralContainers: decodeContainers(spec, "ephemeralContainers", pathOf2),
-    volumes: decodeVolumes(spec, pathOf2)
+    securityContext: decodePodSecurityContext(spec, pathOf3),
+    initContainers: decodeContainers(spec, "initContainers", pathOf3),
+    containers: decodeContainers(spec, "containers", pathOf3),
+    ephemeralContainers: decodeContainers(spec, "ephemeralContainers", pathOf3),
+    volumes: decodeVolumes(spec, pathOf3)
   };
 }
 function decodePod(podMetadata, podSpec2, { paths = true } = {}) {
@@ -49185,40 +49361,40 @@ var init_proc_mount_restricted = __esm({
 // dist/src/psa/checks/registry.js
 function validateChecks(checks) {
   const levels = /* @__PURE__ */ new Map();
-  for (const check6 of checks) {
-    if (levels.has(check6.id))
-      throw new Error(`multiple checks registered for ID ${check6.id}`);
-    levels.set(check6.id, check6.level);
-    if (check6.versions.length === 0)
-      throw new Error(`check ${check6.id}: empty`);
+  for (const check7 of checks) {
+    if (levels.has(check7.id))
+      throw new Error(`multiple checks registered for ID ${check7.id}`);
+    levels.set(check7.id, check7.level);
+    if (check7.versions.length === 0)
+      throw new Error(`check ${check7.id}: empty`);
     let previous = -1;
-    for (const version2 of check6.versions) {
+    for (const version2 of check7.versions) {
       if (!Number.isInteger(version2.minimumVersion) || version2.minimumVersion < 0) {
-        throw new Error(`check ${check6.id}: invalid version ${version2.minimumVersion}`);
+        throw new Error(`check ${check7.id}: invalid version ${version2.minimumVersion}`);
       }
       if (version2.minimumVersion <= previous)
-        throw new Error(`check ${check6.id}: versions must be strictly increasing`);
+        throw new Error(`check ${check7.id}: versions must be strictly increasing`);
       previous = version2.minimumVersion;
     }
   }
-  for (const check6 of checks) {
-    for (const version2 of check6.versions) {
+  for (const check7 of checks) {
+    for (const version2 of check7.versions) {
       if ((version2.overrideCheckIds ?? []).length === 0)
         continue;
-      if (check6.level !== "restricted")
-        throw new Error(`check ${check6.id}: only restricted checks may set overrides`);
+      if (check7.level !== "restricted")
+        throw new Error(`check ${check7.id}: only restricted checks may set overrides`);
       for (const overridden of version2.overrideCheckIds ?? []) {
         const overriddenLevel = levels.get(overridden);
         if (overriddenLevel !== void 0 && overriddenLevel !== "baseline") {
-          throw new Error(`check ${check6.id}: overrides ${overriddenLevel} check ${overridden}`);
+          throw new Error(`check ${check7.id}: overrides ${overriddenLevel} check ${overridden}`);
         }
       }
     }
   }
 }
-function versionAt(check6, minor2) {
+function versionAt(check7, minor2) {
   let applicable;
-  for (const version2 of check6.versions) {
+  for (const version2 of check7.versions) {
     if (version2.minimumVersion <= minor2)
       applicable = version2;
   }
@@ -49226,26 +49402,26 @@ function versionAt(check6, minor2) {
 }
 function buildRegistry(checks) {
   validateChecks(checks);
-  const maxMinor = Math.max(0, ...checks.map((check6) => check6.versions[check6.versions.length - 1].minimumVersion));
+  const maxMinor = Math.max(0, ...checks.map((check7) => check7.versions[check7.versions.length - 1].minimumVersion));
   const byId = (a, b) => compareGoStrings(a.id, b.id);
   const ordered = [
-    ...checks.filter((check6) => check6.level === "baseline").sort(byId),
-    ...checks.filter((check6) => check6.level === "restricted").sort(byId)
+    ...checks.filter((check7) => check7.level === "baseline").sort(byId),
+    ...checks.filter((check7) => check7.level === "restricted").sort(byId)
   ];
   const baseline = [];
   const restricted = [];
   for (let minor2 = 0; minor2 <= maxMinor; minor2++) {
-    const overridden = new Set(ordered.filter((check6) => check6.level === "restricted").flatMap((check6) => versionAt(check6, minor2)?.overrideCheckIds ?? []));
+    const overridden = new Set(ordered.filter((check7) => check7.level === "restricted").flatMap((check7) => versionAt(check7, minor2)?.overrideCheckIds ?? []));
     const baselineAt = [];
     const restrictedAt = [];
-    for (const check6 of ordered) {
-      const version2 = versionAt(check6, minor2);
+    for (const check7 of ordered) {
+      const version2 = versionAt(check7, minor2);
       if (version2 === void 0)
         continue;
-      const registered = { id: check6.id, checkPod: version2.checkPod };
-      if (check6.level === "baseline")
+      const registered = { id: check7.id, checkPod: version2.checkPod };
+      if (check7.level === "baseline")
         baselineAt.push(registered);
-      if (check6.level === "restricted" || !overridden.has(check6.id))
+      if (check7.level === "restricted" || !overridden.has(check7.id))
         restrictedAt.push(registered);
     }
     baseline.push(baselineAt);
@@ -49879,10 +50055,10 @@ function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
   const checks = DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", version2.minor);
   const pod = prepareAsApiServer(decodePod(podMetadata, podSpec2), options.object ?? "pod");
   const failures2 = [];
-  for (const check6 of checks) {
-    const failure = check6.checkPod(pod);
+  for (const check7 of checks) {
+    const failure = check7.checkPod(pod);
     if (failure !== void 0)
-      failures2.push({ check: check6.id, ...failure });
+      failures2.push({ check: check7.id, ...failure });
   }
   return { allowed: failures2.length === 0, failures: failures2 };
 }
@@ -49894,8 +50070,8 @@ function podPassesAll(levels, podMetadata, podSpec2) {
       continue;
     passed.add(`${level}:${minor2}`);
     pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2, { paths: false }), "pod");
-    for (const check6 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
-      if (check6.checkPod(pod) !== void 0)
+    for (const check7 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
+      if (check7.checkPod(pod) !== void 0)
         return false;
   }
   return true;
@@ -49974,21 +50150,21 @@ function podTemplateOf(kind, apiVersion, object) {
     return void 0;
   return { metadataPath: [...workload.templatePath, "metadata"], specPath: [...workload.templatePath, "spec"], metadata: metadata2, spec };
 }
-function psaRequestCheck(request2) {
-  if (!PSA_OPERATIONS.includes(request2.operation))
+function psaRequestCheck(request3) {
+  if (!PSA_OPERATIONS.includes(request3.operation))
     return { checked: false, why: "operation" };
-  if (request2.group === "" && request2.resource === "namespaces") {
-    return request2.subresource === "" ? { checked: true, what: "namespace" } : { checked: false, why: "subresource" };
+  if (request3.group === "" && request3.resource === "namespaces") {
+    return request3.subresource === "" ? { checked: true, what: "namespace" } : { checked: false, why: "subresource" };
   }
-  const workload = psaWorkloadForResource(request2.group, request2.resource);
+  const workload = psaWorkloadForResource(request3.group, request3.resource);
   if (workload === void 0)
     return { checked: false, why: "resource" };
   if (workload.enforced) {
-    if (PSA_IGNORED_POD_SUBRESOURCES.includes(request2.subresource))
+    if (PSA_IGNORED_POD_SUBRESOURCES.includes(request3.subresource))
       return { checked: false, why: "subresource" };
-    return { checked: true, what: "pod", enforced: true, onlySignificantUpdates: request2.operation === "UPDATE" };
+    return { checked: true, what: "pod", enforced: true, onlySignificantUpdates: request3.operation === "UPDATE" };
   }
-  return request2.subresource === "" ? { checked: true, what: "pod-template", enforced: false } : { checked: false, why: "subresource" };
+  return request3.subresource === "" ? { checked: true, what: "pod-template", enforced: false } : { checked: false, why: "subresource" };
 }
 function containerList(spec, field) {
   const list3 = spec[field];
@@ -50224,7 +50400,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule33;
+var meta5, SEVERITY, rule34;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -50248,7 +50424,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -50296,7 +50472,7 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule34;
+var rule35;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
@@ -50304,7 +50480,7 @@ var init_fail_open = __esm({
     init_webhooks();
     init_rule();
     init_list();
-    rule34 = defineObjectRule({
+    rule35 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -50386,7 +50562,7 @@ function analyse4(run2) {
   const sets = [];
   const seen = /* @__PURE__ */ new Set();
   const identities = /* @__PURE__ */ new Map();
-  for (const { request: request2, namespace, sure: sure2, open: open2 } of candidateMatches(hooks, run2, { requests: (request3) => OBJECT_OPERATIONS.has(request3.operation) })) {
+  for (const { request: request3, namespace, sure: sure2, open: open2 } of candidateMatches(hooks, run2, { requests: (request4) => OBJECT_OPERATIONS.has(request4.operation) })) {
     for (const set of coCalledSets(sure2, open2)) {
       const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length), identities);
       if (called.length < 2)
@@ -50395,7 +50571,7 @@ function analyse4(run2) {
       if (seen.has(key2))
         continue;
       seen.add(key2);
-      sets.push({ hooks: called, request: request2, namespace, others: 0 });
+      sets.push({ hooks: called, request: request3, namespace, others: 0 });
     }
   }
   const byFirst = /* @__PURE__ */ new Map();
@@ -50424,7 +50600,7 @@ function describeHooks(hooks) {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule35;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule36;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -50450,7 +50626,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule35 = defineObjectRule({
+    rule36 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -50529,7 +50705,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule36;
+var rule37;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -50538,7 +50714,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule36 = defineObjectRule({
+    rule37 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -50588,7 +50764,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule37;
+var rule38;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -50597,7 +50773,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule37 = defineObjectRule({
+    rule38 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -50635,7 +50811,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule38;
+var ACTIONS, rule39;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -50643,7 +50819,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule38 = defineObjectRule({
+    rule39 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -50684,14 +50860,14 @@ function operationsTaken(info, subresource) {
 }
 function clusterScopedTargets(discovery, rules2, named = true) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule44 of rules2) {
-    if (rule44 === null || typeof rule44 !== "object" || rule44.scope === "Namespaced")
+  for (const rule45 of rules2) {
+    if (rule45 === null || typeof rule45 !== "object" || rule45.scope === "Namespaced")
       continue;
-    if (!named && (rule44.resourceNames ?? []).length > 0)
+    if (!named && (rule45.resourceNames ?? []).length > 0)
       continue;
-    const operations = rule44.operations ?? [];
-    const spelled = withAllGroups(discovery, rule44);
-    for (const entry of rule44.resources ?? []) {
+    const operations = rule45.operations ?? [];
+    const spelled = withAllGroups(discovery, rule45);
+    for (const entry of rule45.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         if (info.namespaced || info.group === "" && info.resource === "namespaces")
           continue;
@@ -50758,7 +50934,7 @@ function checkBinding3(binding, run2) {
   }
   return violations;
 }
-var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule39;
+var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule40;
 var init_param_scope = __esm({
   "dist/rules/param-scope.js"() {
     "use strict";
@@ -50770,7 +50946,7 @@ var init_param_scope = __esm({
     init_rule();
     NEVER_ADMITTED_GROUPS = /* @__PURE__ */ new Set(["authentication.k8s.io", "authorization.k8s.io"]);
     POLICY_RESOURCES = /* @__PURE__ */ new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
-    rule39 = defineObjectRule({
+    rule40 = defineObjectRule({
       meta: {
         id: "param-scope",
         title: "A binding's paramRef that cannot find params for the requests it matches",
@@ -50793,13 +50969,13 @@ var init_param_scope = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule40;
+var rule41;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule40 = defineFileRule({
+    rule41 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -50817,13 +50993,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule41;
+var rule42;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule41 = defineFileRule({
+    rule42 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -50851,7 +51027,7 @@ var init_unused_suppression = __esm({
 });
 
 // dist/rules/kustomize-patched.js
-function check5(object, run2, judgedPatched = void 0) {
+function check6(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
   const building = patchesBuilding(object, run2, object.stream).filter(changesFindings);
   const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
@@ -50877,7 +51053,7 @@ function check5(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path11, rule42;
+var import_node_path11, rule43;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
@@ -50887,7 +51063,7 @@ var init_kustomize_patched = __esm({
     init_patched();
     init_namespaces();
     init_rule();
-    rule42 = defineObjectRule({
+    rule43 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -50905,10 +51081,10 @@ var init_kustomize_patched = __esm({
           webhookConfiguration: (object) => {
             const patch = withKustomizeSelectors(object, run2).patch;
             const judged = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
-            return check5({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
+            return check6({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
           },
-          policy: (object) => check5({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
-          namespace: (namespace) => check5({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
+          policy: (object) => check6({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
+          namespace: (namespace) => check6({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
         };
       }
     });
@@ -50922,7 +51098,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule43;
+var KIND, rule44;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -50931,7 +51107,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule43 = defineFileRule({
+    rule44 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -51000,6 +51176,7 @@ var init_rules = __esm({
     init_undefined_field();
     init_match_condition_missing_field();
     init_init_containers_unchecked();
+    init_scale_subresource_unchecked();
     init_namespace_opts_out();
     init_pod_security_labels();
     init_pod_security2();
@@ -51015,7 +51192,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule43,
+      rule44,
       rule8,
       rule,
       rule7,
@@ -51054,9 +51231,10 @@ var init_rules = __esm({
       rule37,
       rule38,
       rule39,
-      rule42,
       rule40,
-      rule41
+      rule43,
+      rule41,
+      rule42
     ];
   }
 });
@@ -54718,9 +54896,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule44, j) => {
-        if (isObject(rule44))
-          fill(rule44, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule45, j) => {
+        if (isObject(rule45))
+          fill(rule45, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -62662,9 +62840,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule44, i) => {
-        if (isObject2(rule44))
-          fill(rule44, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule45, i) => {
+        if (isObject2(rule45))
+          fill(rule45, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -63913,7 +64091,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule44) => rule44.scope === "object" && options.severityOverrides.get(rule44.meta.id) !== "off" && rule44.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule45) => rule45.scope === "object" && options.severityOverrides.get(rule45.meta.id) !== "off" && rule45.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -63929,9 +64107,9 @@ async function lintRun(run2, options) {
   const otherPlaces = /* @__PURE__ */ new Map();
   const internalErrors = [];
   const severityOf3 = (meta7, violationSeverity) => options.severityOverrides.get(meta7.id) ?? violationSeverity ?? meta7.severity;
-  const guarded = (meta7, file, object, check6) => {
+  const guarded = (meta7, file, object, check7) => {
     try {
-      return check6();
+      return check7();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       internalErrors.push({ ruleId: meta7.id, file, object: object ? `${object.kind} ${object.name ?? "(no name)"}` : null, message, stack: error instanceof Error ? error.stack ?? message : message });
@@ -63970,18 +64148,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule44) => options.severityOverrides.get(rule44.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule44) => rule44.meta.id));
+  const enabled = options.rules.filter((rule45) => options.severityOverrides.get(rule45.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule45) => rule45.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule44 of enabled) {
-    if (rule44.scope !== "file")
+  for (const rule45 of enabled) {
+    if (rule45.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule44.meta, file.source.path, void 0, () => rule44.checkFile(file))) {
-        const severity = severityOf3(rule44.meta, violation.severity);
+      for (const violation of guarded(rule45.meta, file.source.path, void 0, () => rule45.checkFile(file))) {
+        const severity = severityOf3(rule45.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule44.meta.id, severity, messageOf2(rule44.meta, violation.messageId, violation.data), rule44.meta.help, {
+        findings.push(findingAt(rule45.meta.id, severity, messageOf2(rule45.meta, violation.messageId, violation.data), rule45.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -63993,16 +64171,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule44) => rule44.scope === "object").map((rule44) => {
+  const objectRules = enabled.filter((rule45) => rule45.scope === "object").map((rule45) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule44.meta, options.ruleOptions?.get(rule44.meta.id))
+      options: optionValues(rule45.meta, options.ruleOptions?.get(rule45.meta.id))
     };
-    const checks = guarded(rule44.meta, run2.paths[0] ?? "-", void 0, () => [rule44.create(ruleRun)])[0] ?? {};
-    return { meta: rule44.meta, checks };
+    const checks = guarded(rule45.meta, run2.paths[0] ?? "-", void 0, () => [rule45.create(ruleRun)])[0] ?? {};
+    return { meta: rule45.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -64020,14 +64198,14 @@ async function lintRun(run2, options) {
     };
     const fragment = object.decodable && isFragment(object);
     for (const { meta: meta7, checks } of objectRules) {
-      const check6 = checks.webhookConfiguration;
-      if (check6 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check7 = checks.webhookConfiguration;
+      if (check7 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
       if (meta7.aboutCalls === true && fragment)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check6(object))) {
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check7(object))) {
         if (meta7.aboutCalls === true && isNeverCalled(violation.path, meta7))
           continue;
         const finding = onObject(meta7, violation, object, webhookNameAt(object, violation.path));
@@ -64038,31 +64216,31 @@ async function lintRun(run2, options) {
   }
   for (const object of run2.policies) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check6 = checks.policy;
-      if (check6 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check7 = checks.policy;
+      if (check7 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check6(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check7(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const object of run2.workloads) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check6 = checks.workload;
-      if (check6 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check7 = checks.workload;
+      if (check7 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check6(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check7(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const namespace of run2.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: "v1", kind: "Namespace", name: namespace.name };
     for (const { meta: meta7, checks } of objectRules) {
-      const check6 = checks.namespace;
-      if (check6 === void 0 || !meta7.appliesTo.includes("Namespace"))
+      const check7 = checks.namespace;
+      if (check7 === void 0 || !meta7.appliesTo.includes("Namespace"))
         continue;
-      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check6(namespace)))
+      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check7(namespace)))
         onObject(meta7, violation, object, null);
     }
   }
@@ -64077,7 +64255,7 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule44) => rule44.meta.id),
+    knownRules: options.rules.map((rule45) => rule45.meta.id),
     inline: options.inlineConfig !== false
   });
   const overridden = (ruleId) => options.severityOverrides.has(ruleId);
@@ -64085,7 +64263,7 @@ async function lintRun(run2, options) {
   const patched2 = (object) => runPatchesChanging(scope, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }, streamOf(object.manifest.file)).some((patch) => patch.setsLabelsOrAnnotationsOnly !== true);
   const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), listedIn, streamOf, overridden, patched2);
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule44) => rule44.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule45) => rule45.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -64493,14 +64671,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule44 = chalk2.dim(f.ruleId);
+      const rule45 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule44}`);
+        lines.push(`${head}${first}  ${rule45}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule44}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule45}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -65668,11 +65846,11 @@ var init_labels2 = __esm({
 
 // dist/src/simulate/describe.js
 function describeRequest3(path) {
-  const { request: request2 } = path;
-  const resource = `${request2.resource}${request2.subresource ? `/${request2.subresource}` : ""}`;
-  const gv = request2.group === "" ? request2.version : `${request2.group}/${request2.version}`;
-  const where2 = request2.namespace === null ? "" : request2.group === "" && request2.resource === "namespaces" ? ` (Namespace ${request2.namespace})` : ` in namespace ${request2.namespace}`;
-  return `${request2.operation} ${resource} (${gv}, kind ${request2.kind})${where2}${request2.dryRun ? ", dry run" : ""}`;
+  const { request: request3 } = path;
+  const resource = `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
+  const gv = request3.group === "" ? request3.version : `${request3.group}/${request3.version}`;
+  const where2 = request3.namespace === null ? "" : request3.group === "" && request3.resource === "namespaces" ? ` (Namespace ${request3.namespace})` : ` in namespace ${request3.namespace}`;
+  return `${request3.operation} ${resource} (${gv}, kind ${request3.kind})${where2}${request3.dryRun ? ", dry run" : ""}`;
 }
 function describeNamespaceLabels(path) {
   const resolved = path.namespaceLabels;
@@ -65736,10 +65914,10 @@ function nothingCalledText(path) {
   return "nothing is called: no webhook or policy can delay or reject this request";
 }
 function describeObjectLabels(path) {
-  const { request: request2 } = path;
-  if (request2.operation === "CONNECT" || request2.group === "" && request2.resource === "namespaces")
+  const { request: request3 } = path;
+  if (request3.operation === "CONNECT" || request3.group === "" && request3.resource === "namespaces")
     return null;
-  return formatLabels(request2.objectLabels);
+  return formatLabels(request3.objectLabels);
 }
 function kubeVersionText(path) {
   return formatKubeVersion(path.kubeVersion);
@@ -65960,26 +66138,26 @@ function entryJson(entry) {
     reinvoked: entry.reinvoked
   };
 }
-function requestAttributesJson(request2) {
+function requestAttributesJson(request3) {
   return {
-    operation: request2.operation,
-    group: request2.group,
-    version: request2.version,
-    resource: request2.resource,
-    subresource: request2.subresource,
-    kind: request2.kind,
-    namespace: request2.namespace
+    operation: request3.operation,
+    group: request3.group,
+    version: request3.version,
+    resource: request3.resource,
+    subresource: request3.subresource,
+    kind: request3.kind,
+    namespace: request3.namespace
   };
 }
 function formatJson2(path) {
-  const { request: request2 } = path;
+  const { request: request3 } = path;
   const json = {
     request: {
-      ...requestAttributesJson(request2),
+      ...requestAttributesJson(request3),
       namespaceLabels: path.namespaceLabels?.labels ?? null,
       namespaceLabelsFrom: path.namespaceLabels?.source ?? null,
-      objectLabels: request2.operation === "CONNECT" ? null : request2.group === "" && request2.resource === "namespaces" ? path.namespaceLabels?.labels ?? {} : request2.objectLabels,
-      dryRun: request2.dryRun,
+      objectLabels: request3.operation === "CONNECT" ? null : request3.group === "" && request3.resource === "namespaces" ? path.namespaceLabels?.labels ?? {} : request3.objectLabels,
+      dryRun: request3.dryRun,
       kubeVersion: kubeVersionText(path)
     },
     mutating: path.mutating.map(entryJson),
@@ -66316,68 +66494,68 @@ var init_object = __esm({
 });
 
 // dist/src/simulate/conditions.js
-function objectValue(request2) {
-  if (request2.operation === "DELETE")
+function objectValue(request3) {
+  if (request3.operation === "DELETE")
     return null;
-  if (request2.operation === "CONNECT")
+  if (request3.operation === "CONNECT")
     return void 0;
-  return request2.object?.value;
+  return request3.object?.value;
 }
-function oldObjectValue(request2) {
-  if (request2.operation === "CREATE" || request2.operation === "CONNECT")
+function oldObjectValue(request3) {
+  if (request3.operation === "CREATE" || request3.operation === "CONNECT")
     return null;
-  if (request2.operation === "DELETE")
-    return request2.object?.value;
-  return request2.oldObject?.value;
+  if (request3.operation === "DELETE")
+    return request3.object?.value;
+  return request3.oldObject?.value;
 }
-function readsUnknown(expression, request2) {
+function readsUnknown(expression, request3) {
   if (/\b(authorizer|params|namespaceObject|variables)\b/.test(expression))
     return true;
-  const unknownFields = request2.object !== void 0 ? UNKNOWN_REQUEST_FIELDS_WITH_OBJECT : UNKNOWN_REQUEST_FIELDS;
+  const unknownFields = request3.object !== void 0 ? UNKNOWN_REQUEST_FIELDS_WITH_OBJECT : UNKNOWN_REQUEST_FIELDS;
   if (/\brequest\b/.test(expression) && unknownFields.test(expression))
     return true;
-  if (/\bobject\b/.test(expression) && objectValue(request2) === void 0)
+  if (/\bobject\b/.test(expression) && objectValue(request3) === void 0)
     return true;
-  if (/\boldObject\b/.test(expression) && oldObjectValue(request2) === void 0)
+  if (/\boldObject\b/.test(expression) && oldObjectValue(request3) === void 0)
     return true;
   return false;
 }
-function knownVariables(request2) {
-  const gvk2 = { group: request2.group, version: request2.version, kind: request2.kind };
-  const gvr2 = { group: request2.group, version: request2.version, resource: request2.resource };
+function knownVariables(request3) {
+  const gvk2 = { group: request3.group, version: request3.version, kind: request3.kind };
+  const gvr2 = { group: request3.group, version: request3.version, resource: request3.resource };
   const variables = {
     request: {
       kind: gvk2,
       resource: gvr2,
-      subResource: request2.subresource,
+      subResource: request3.subresource,
       requestKind: gvk2,
       requestResource: gvr2,
-      requestSubResource: request2.subresource,
-      namespace: request2.namespace ?? "",
-      operation: request2.operation,
-      dryRun: request2.dryRun,
+      requestSubResource: request3.subresource,
+      namespace: request3.namespace ?? "",
+      operation: request3.operation,
+      dryRun: request3.dryRun,
       // An object written with generateName has no name yet when it is admitted.
-      ...request2.object !== void 0 ? { name: request2.object.name ?? "" } : {}
+      ...request3.object !== void 0 ? { name: request3.object.name ?? "" } : {}
     }
   };
-  const object = objectValue(request2);
-  const oldObject = oldObjectValue(request2);
+  const object = objectValue(request3);
+  const oldObject = oldObjectValue(request3);
   if (object !== void 0)
     variables.object = object;
   if (oldObject !== void 0)
     variables.oldObject = oldObject;
   return variables;
 }
-function evaluateConditions2(conditions, request2, meter) {
+function evaluateConditions2(conditions, request3, meter) {
   const listed2 = (conditions ?? []).filter((condition) => condition !== null && typeof condition?.expression === "string");
   if (listed2.length === 0)
     return { outcome: "none" };
-  const variables = knownVariables(request2);
+  const variables = knownVariables(request3);
   const open2 = [];
   const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
   for (const condition of listed2) {
     const expression = condition.expression.trim();
-    const result = readsUnknown(expression, request2) ? void 0 : evaluateConditionResult(expression, variables, meter, shared);
+    const result = readsUnknown(expression, request3) ? void 0 : evaluateConditionResult(expression, variables, meter, shared);
     if (result !== void 0 && "value" in result && !result.value)
       return { outcome: "false", condition: condition.name ?? expression };
     if (result === void 0 || !("value" in result))
@@ -66398,34 +66576,34 @@ var init_conditions = __esm({
 });
 
 // dist/src/simulate/policy-webhook-kinds.js
-function isWebhookConfigurationRequest(request2) {
-  return request2.group === "admissionregistration.k8s.io" && WEBHOOK_CONFIGURATION_RESOURCES.has(request2.resource);
+function isWebhookConfigurationRequest(request3) {
+  return request3.group === "admissionregistration.k8s.io" && WEBHOOK_CONFIGURATION_RESOURCES.has(request3.resource);
 }
-function objectSelectorMatches(webhook, request2) {
+function objectSelectorMatches(webhook, request3) {
   if (isEmptySelector(webhook.objectSelector))
     return true;
-  if (request2.operation === "CONNECT")
+  if (request3.operation === "CONNECT")
     return false;
-  return [request2.objectLabels, request2.oldObjectLabels].some((labels) => labels !== void 0 && labels !== null && selectorMatches(webhook.objectSelector, labels) === true);
+  return [request3.objectLabels, request3.oldObjectLabels].some((labels) => labels !== void 0 && labels !== null && selectorMatches(webhook.objectSelector, labels) === true);
 }
-function matchOne(match, request2, discovery, emptyMatchesAll) {
+function matchOne(match, request3, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule44 = matchingRule(include, request2, discovery);
-  if (rule44 === void 0)
+  const rule45 = matchingRule(include, request3, discovery);
+  if (rule45 === void 0)
     return { called: false, reason: "no-rule" };
-  if (matchingRule(exclude, request2, discovery) !== void 0)
+  if (matchingRule(exclude, request3, discovery) !== void 0)
     return { called: false, reason: "excluded" };
-  if (!objectSelectorMatches(include, request2))
+  if (!objectSelectorMatches(include, request3))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule44.rule, equivalent: rule44.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule45.rule, equivalent: rule45.equivalent, dependsOnMatchConditions: false };
 }
-function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
-  const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
+function matchPolicyOnWebhookConfiguration(policy, binding, request3, discovery) {
+  const byPolicy = matchOne(policy?.matchConstraints, request3, discovery, false);
   if (byPolicy.called !== true)
     return byPolicy;
   const bindingMatch = binding?.matchResources;
   if (bindingMatch !== void 0 && bindingMatch !== null) {
-    const byBinding = matchOne(bindingMatch, request2, discovery, true);
+    const byBinding = matchOne(bindingMatch, request3, discovery, true);
     if (byBinding.called !== true)
       return byBinding;
   }
@@ -66477,11 +66655,11 @@ function policyFrom(namespace, labelsFrom, settings2) {
     return `no Namespace manifest in the run: ${defaults}`;
   return `${labelsFrom === "flag" ? "the labels of --namespace-labels" : "the labels of the namespace's manifest"}, over ${defaults}`;
 }
-function podSecurityStep(request2, input) {
-  const check6 = psaRequestCheck(request2);
-  if (!check6.checked && check6.why === "resource")
+function podSecurityStep(request3, input) {
+  const check7 = psaRequestCheck(request3);
+  if (!check7.checked && check7.why === "resource")
     return null;
-  const what = check6.checked ? check6.what : request2.group === "" && (request2.resource === "pods" || request2.resource === "namespaces") ? request2.resource === "pods" ? "pod" : "namespace" : "pod-template";
+  const what = check7.checked ? check7.what : request3.group === "" && (request3.resource === "pods" || request3.resource === "namespaces") ? request3.resource === "pods" ? "pod" : "namespace" : "pod-template";
   const step = (result, namespace2) => ({
     checks: what,
     policy: namespace2 === void 0 ? null : policyText(namespace2),
@@ -66490,13 +66668,13 @@ function podSecurityStep(request2, input) {
   });
   if (!podSecurityEnabled(input.kubeVersion))
     return step({ outcome: "not-checked", reason: "the PodSecurity admission plugin is off by default before Kubernetes 1.23" });
-  if (!check6.checked) {
-    const why = check6.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request2.operation}` : `PodSecurity does not check ${request2.resource}/${request2.subresource}`;
+  if (!check7.checked) {
+    const why = check7.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request3.operation}` : `PodSecurity does not check ${request3.resource}/${request3.subresource}`;
     return step({ outcome: "not-checked", reason: why });
   }
-  if (check6.what === "namespace")
-    return namespaceStep(request2, step);
-  const name = request2.namespace ?? "";
+  if (check7.what === "namespace")
+    return namespaceStep(request3, step);
+  const name = request3.namespace ?? "";
   const labels = input.namespaceLabels === null || input.namespaceLabels.source === "automatic" ? void 0 : input.namespaceLabels.labels;
   const manifest = input.namespaceLabels?.source === "manifest" ? input.namespaces.find((candidate) => candidate.name === name) : void 0;
   const namespace = manifest !== void 0 ? namespacePodSecurity(name, manifest, input.settings.config) : { name, policy: effectivePolicy(labels, input.settings.config, name), manifest: void 0 };
@@ -66504,14 +66682,14 @@ function podSecurityStep(request2, input) {
     return step({ outcome: "not-checked", reason: `namespace ${name} is exempt in the PodSecurity configuration` }, namespace);
   if (!checksPods(namespace.policy))
     return step({ outcome: "not-checked", reason: "every mode of the namespace is privileged: nothing to check" }, namespace);
-  const object = request2.object;
+  const object = request3.object;
   const enforce = namespace.policy.enforce;
   if (object === void 0) {
     const against = what === "pod" ? `the Pod is checked against enforce ${formatLevelVersion(enforce)}` : `the pod template is checked against warn ${formatLevelVersion(namespace.policy.warn)} and audit ${formatLevelVersion(namespace.policy.audit)} (warnings only), and its Pods against enforce ${formatLevelVersion(enforce)} when they are created`;
     const rejects = what === "pod" && enforce.level !== "privileged" ? ": a Pod that fails it is rejected" : "";
     return step({ outcome: "depends", reason: `${against}${rejects}; give --object <file> to evaluate it` }, namespace);
   }
-  if (check6.what === "pod" && request2.operation === "UPDATE" && request2.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request2.oldObject.value)) {
+  if (check7.what === "pod" && request3.operation === "UPDATE" && request3.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request3.oldObject.value)) {
     return step({ outcome: "not-checked", reason: "the update changes no container image and no number of containers: PodSecurity lets it through (isSignificantPodUpdate)" }, namespace);
   }
   const verdict = podSecurityVerdict({ kind: object.kind, apiVersion: object.apiVersion, written: object.value }, namespace, input.settings.config, input.kubeVersion);
@@ -66524,17 +66702,17 @@ function podSecurityStep(request2, input) {
   const warn = of("warn");
   const audit = of("audit");
   const auditText = audit !== void 0 && !audit.result.allowed ? wouldViolateMessage(audit.level, audit.version, audit.result.failures) : null;
-  if (check6.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
+  if (check7.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
     return step({ outcome: "rejected", status: "403 Forbidden", message: podForbiddenMessage(object.name ?? "", enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures) }, namespace);
   }
   const warnings = warn !== void 0 && !warn.result.allowed ? [wouldViolateMessage(warn.level, warn.version, warn.result.failures)] : [];
-  if (check6.what === "pod")
+  if (check7.what === "pod")
     return step({ outcome: "admitted", warnings, audit: auditText }, namespace);
   const pods = enforceVerdict === void 0 ? `its Pods are checked when they are created; enforce is privileged: they are not rejected` : enforceVerdict.result.allowed ? `its Pods are checked when they are created: they pass enforce ${modeText(enforceVerdict)}` : `its Pods are checked when they are created, and rejected: ${violatesMessage(enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures)}`;
   return step({ outcome: "admitted", warnings, audit: auditText, pods }, namespace);
 }
-function namespaceStep(request2, step) {
-  const object = request2.object;
+function namespaceStep(request3, step) {
+  const object = request3.object;
   if (object === void 0)
     return step({ outcome: "depends", reason: "the Namespace's pod-security.kubernetes.io labels are validated: an invalid level or version rejects it; give --object <file> to check them" });
   const { errors } = policyFromLabels(object.labels, { enforce: { level: "privileged", version: "latest" }, warn: { level: "privileged", version: "latest" }, audit: { level: "privileged", version: "latest" } });
@@ -66559,18 +66737,18 @@ var init_pod_security3 = __esm({
 });
 
 // dist/src/simulate/validations.js
-function evaluateValidations2(spec, request2, namespace, meter) {
-  if (request2.object === void 0 || spec === void 0)
+function evaluateValidations2(spec, request3, namespace, meter) {
+  if (request3.object === void 0 || spec === void 0)
     return void 0;
   const validations = (spec.validations ?? []).filter((validation) => validation !== null && typeof validation?.expression === "string");
   if (validations.length === 0)
     return { outcome: "pass" };
-  const context = knownVariables(request2);
+  const context = knownVariables(request3);
   const paramsKnown = spec.paramKind == null;
   if (paramsKnown)
     context.params = null;
-  const namespaceKnown = request2.namespace === null || namespace !== void 0;
-  if (request2.namespace === null)
+  const namespaceKnown = request3.namespace === null || namespace !== void 0;
+  if (request3.namespace === null)
     context.namespaceObject = null;
   else if (namespace !== void 0)
     context.namespaceObject = namespace.written;
@@ -66584,7 +66762,7 @@ function evaluateValidations2(spec, request2, namespace, meter) {
       return true;
     if (!namespaceKnown && /\bnamespaceObject\b/.test(expression))
       return true;
-    if (readsUnknown(expression.replace(/\b(params|namespaceObject|variables)\b/g, "_"), request2))
+    if (readsUnknown(expression.replace(/\b(params|namespaceObject|variables)\b/g, "_"), request3))
       return true;
     for (const match of expression.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g))
       if (unknownVariables.has(match[1]) || !(match[1] in variables))
@@ -66648,40 +66826,40 @@ var init_validations = __esm({
 function isVirtualResource(group, resource) {
   return VIRTUAL_RESOURCES2[group]?.includes(resource) ?? false;
 }
-function requestObjectLabels(request2, namespaceLabels2) {
-  const labels = request2.group === "" && request2.resource === "namespaces" ? namespaceLabels2 ?? {} : request2.objectLabels;
-  const both = objectLabelsFor(request2.operation, labels);
-  return request2.operation === "UPDATE" && request2.oldObject !== void 0 ? { ...both, oldObjectLabels: request2.oldObject.labels } : both;
+function requestObjectLabels(request3, namespaceLabels2) {
+  const labels = request3.group === "" && request3.resource === "namespaces" ? namespaceLabels2 ?? {} : request3.objectLabels;
+  const both = objectLabelsFor(request3.operation, labels);
+  return request3.operation === "UPDATE" && request3.oldObject !== void 0 ? { ...both, oldObjectLabels: request3.oldObject.labels } : both;
 }
-function matcherRequest(request2, namespaceLabels2) {
+function matcherRequest(request3, namespaceLabels2) {
   return {
-    operation: request2.operation,
-    group: request2.group,
-    version: request2.version,
-    resource: request2.resource,
-    subresource: request2.subresource,
-    namespace: request2.namespace,
+    operation: request3.operation,
+    group: request3.group,
+    version: request3.version,
+    resource: request3.resource,
+    subresource: request3.subresource,
+    namespace: request3.namespace,
     ...namespaceLabels2 === void 0 ? {} : { namespaceLabels: namespaceLabels2 },
-    ...requestObjectLabels(request2, namespaceLabels2)
+    ...requestObjectLabels(request3, namespaceLabels2)
   };
 }
-function describeResource2(request2) {
-  return `${request2.resource}${request2.subresource ? `/${request2.subresource}` : ""}`;
+function describeResource2(request3) {
+  return `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
 }
-function notCalledReason(outcome, request2) {
+function notCalledReason(outcome, request3) {
   if (outcome.called !== false)
     return null;
   switch (outcome.reason) {
     case "exempt-kind":
-      return isWebhookConfigurationRequest(request2) ? `resource exempt: ${describeResource2(request2)} are never sent to webhooks (admission policies can check them)` : `resource exempt: ${describeResource2(request2)} are never sent to webhooks or admission policies`;
+      return isWebhookConfigurationRequest(request3) ? `resource exempt: ${describeResource2(request3)} are never sent to webhooks (admission policies can check them)` : `resource exempt: ${describeResource2(request3)} are never sent to webhooks or admission policies`;
     case "virtual":
-      return `resource exempt: ${request2.resource} is a virtual resource; admission policies are not evaluated for it`;
+      return `resource exempt: ${request3.resource} is a virtual resource; admission policies are not evaluated for it`;
     case "no-rule":
       return "no rule matches";
     case "namespace-selector":
-      return `namespaceSelector does not select namespace ${request2.namespace}`;
+      return `namespaceSelector does not select namespace ${request3.namespace}`;
     case "object-selector":
-      return request2.operation === "CONNECT" ? "objectSelector: a CONNECT request has no object labels, so a non-empty objectSelector never matches" : "objectSelector does not select the object";
+      return request3.operation === "CONNECT" ? "objectSelector: a CONNECT request has no object labels, so a non-empty objectSelector never matches" : "objectSelector does not select the object";
     case "excluded":
       return "excludeResourceRules exclude the request";
   }
@@ -66692,9 +66870,9 @@ function equivalentOf(outcome) {
   const { group, version: version2 } = outcome.equivalent;
   return { equivalent: group === "" ? version2 : `${group}/${version2}` };
 }
-function decide(outcome, conditions, request2) {
+function decide(outcome, conditions, request3) {
   if (outcome.called === false)
-    return { called: false, reason: notCalledReason(outcome, request2), dependsOn: [] };
+    return { called: false, reason: notCalledReason(outcome, request3), dependsOn: [] };
   if (outcome.called === "unknown") {
     const what = outcome.unknown === "namespace-labels" ? "the namespace labels" : "the object labels";
     return { called: true, reason: `depends on: ${what}`, dependsOn: [] };
@@ -66709,22 +66887,22 @@ function decide(outcome, conditions, request2) {
 function calledFirst(entries) {
   return [...entries.filter((entry) => entry.called), ...entries.filter((entry) => !entry.called)];
 }
-function webhookEntries(objects2, request2, admission, discovery, kubeVersion, meter) {
+function webhookEntries(objects2, request3, admission, discovery, kubeVersion, meter) {
   const sorted = objects2.map((object, i) => ({ object, i })).sort((a, b) => compareNames(a.object.name ?? "", b.object.name ?? "") || a.i - b.i);
   const mutating = [];
   const validating = [];
-  const virtualExempt = isAtLeast(kubeVersion, 1, 37) && isVirtualResource(request2.group, request2.resource);
+  const virtualExempt = isAtLeast(kubeVersion, 1, 37) && isVirtualResource(request3.group, request3.resource);
   for (const { object } of sorted) {
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
       const outcome = virtualExempt ? { called: false, reason: "virtual" } : matchWebhook(webhook, admission, discovery);
-      const decision = decide(outcome, () => evaluateConditions2(webhook.matchConditions, request2, meter), request2);
+      const decision = decide(outcome, () => evaluateConditions2(webhook.matchConditions, request3, meter), request3);
       const reinvoked2 = entry.mutating && decision.called && webhook.reinvocationPolicy === "IfNeeded";
       const pathEntry = {
         configuration: object.name ?? "(no name)",
         webhook: entry.label,
         called: decision.called,
-        reason: virtualExempt && !decision.called ? `resource exempt: from Kubernetes 1.37 webhooks are not called for the virtual resource ${request2.resource}` : decision.reason,
+        reason: virtualExempt && !decision.called ? `resource exempt: from Kubernetes 1.37 webhooks are not called for the virtual resource ${request3.resource}` : decision.reason,
         failurePolicy: webhook.failurePolicy ?? "Fail",
         timeoutSeconds: webhook.timeoutSeconds ?? 10,
         reinvoked: reinvoked2,
@@ -66740,7 +66918,7 @@ function webhookEntries(objects2, request2, admission, discovery, kubeVersion, m
   }
   return { mutating: calledFirst(mutating), validating: calledFirst(validating) };
 }
-function policyEntries(objects2, request2, admission, discovery, meter, namespace) {
+function policyEntries(objects2, request3, admission, discovery, meter, namespace) {
   const decodable = objects2.filter((object) => object.decodable);
   const index = new PolicyIndex(decodable);
   const policies = decodable.filter((object) => object.kind === "ValidatingAdmissionPolicy").sort((a, b) => compareNames(a.name ?? "", b.name ?? ""));
@@ -66754,9 +66932,9 @@ function policyEntries(objects2, request2, admission, discovery, meter, namespac
       continue;
     }
     for (const binding of bindings) {
-      const outcome = isVirtualResource(request2.group, request2.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request2) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
-      const decision = decide(outcome, () => evaluateConditions2(spec?.matchConditions, request2, meter), request2);
-      const validation = decision.called ? evaluateValidations2(spec, request2, namespace, meter) : void 0;
+      const outcome = isVirtualResource(request3.group, request3.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request3) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
+      const decision = decide(outcome, () => evaluateConditions2(spec?.matchConditions, request3, meter), request3);
+      const validation = decision.called ? evaluateValidations2(spec, request3, namespace, meter) : void 0;
       entries.push({
         configuration: policy.name ?? "(no name)",
         webhook: binding.name ?? "(no name)",
@@ -66789,24 +66967,24 @@ function policyEntries(objects2, request2, admission, discovery, meter, namespac
   }
   return calledFirst(entries);
 }
-function admissionPath(request2, input) {
-  const namespaceLabels2 = request2.namespace === null ? null : resolveNamespaceLabels(request2.namespace, request2.namespaceLabelsFlag, input.namespaces, input.kubeVersion);
-  const admission = matcherRequest(request2, namespaceLabels2?.labels);
+function admissionPath(request3, input) {
+  const namespaceLabels2 = request3.namespace === null ? null : resolveNamespaceLabels(request3.namespace, request3.namespaceLabelsFlag, input.namespaces, input.kubeVersion);
+  const admission = matcherRequest(request3, namespaceLabels2?.labels);
   const decodable = input.webhookConfigurations.filter((object) => object.decodable);
   const last = /* @__PURE__ */ new Map();
   for (const object of decodable)
     last.set(`${object.kind}/${object.name ?? ""}`, object);
   const kept = decodable.filter((object) => last.get(`${object.kind}/${object.name ?? ""}`) === object);
   const replaced = decodable.filter((object) => !kept.includes(object)).map((object) => `${object.kind} ${object.name ?? "(no name)"} in ${object.manifest.file.path} (replaced by the one in ${last.get(`${object.kind}/${object.name ?? ""}`).manifest.file.path})`);
-  const { mutating, validating } = webhookEntries(kept, request2, admission, input.discovery, input.kubeVersion, input.celMeter);
+  const { mutating, validating } = webhookEntries(kept, request3, admission, input.discovery, input.kubeVersion, input.celMeter);
   return {
-    request: request2,
+    request: request3,
     namespaceLabels: namespaceLabels2,
     kubeVersion: input.kubeVersion,
     mutating,
-    podSecurity: podSecurityStep(request2, { settings: input.podSecurity, kubeVersion: input.kubeVersion, namespaceLabels: namespaceLabels2, namespaces: input.namespaces }),
+    podSecurity: podSecurityStep(request3, { settings: input.podSecurity, kubeVersion: input.kubeVersion, namespaceLabels: namespaceLabels2, namespaces: input.namespaces }),
     validating,
-    policies: policyEntries(input.policies, request2, admission, input.discovery, input.celMeter, request2.namespace === null ? void 0 : input.namespaces.find((namespace) => namespace.name === request2.namespace)),
+    policies: policyEntries(input.policies, request3, admission, input.discovery, input.celMeter, request3.namespace === null ? void 0 : input.namespaces.find((namespace) => namespace.name === request3.namespace)),
     notDecodable: input.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? "(no name)"} (${object.manifest.file.path})`),
     replaced
   };
@@ -66997,11 +67175,11 @@ async function simulateRun(options) {
   const discovery = new Discovery(options.kubeVersion);
   for (const crd of run2.customResourceDefinitions)
     discovery.addCustomResource(crd);
-  const request2 = options.object === void 0 ? requestWithoutObject(options, discovery) : requestWithObject(options, options.object, discovery, readStdin);
+  const request3 = options.object === void 0 ? requestWithoutObject(options, discovery) : requestWithObject(options, options.object, discovery, readStdin);
   const hasConditions = run2.webhookConfigurations.some((object) => object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0)) || run2.policies.length > 0;
   if (hasConditions)
     await prepareCel();
-  const path = admissionPath(request2, {
+  const path = admissionPath(request3, {
     webhookConfigurations: run2.webhookConfigurations,
     namespaces: run2.namespaces,
     policies: run2.policies,
@@ -67024,12 +67202,12 @@ function requestWithObject(options, file, discovery, readStdin) {
   const isNamespace = filled.flags.group === "" && filled.flags.resource === "namespaces";
   if (isNamespace && options.flags.namespaceLabels !== void 0)
     throw new UsageError("--namespace-labels and a Namespace --object: the Namespace's labels are its metadata.labels", "leave out --namespace-labels");
-  const request2 = parseRequestFlags(filled.flags, discovery);
+  const request3 = parseRequestFlags(filled.flags, discovery);
   return {
-    ...request2,
+    ...request3,
     objectLabels: isNamespace ? {} : filled.objectLabels,
     ...isNamespace ? { namespaceLabelsFlag: object.labels } : {},
-    ...request2.operation === "DELETE" ? { object } : { object, ...oldObject !== void 0 ? { oldObject } : {} },
+    ...request3.operation === "DELETE" ? { object } : { object, ...oldObject !== void 0 ? { oldObject } : {} },
     namespaceAssumed: filled.namespaceAssumed
   };
 }
@@ -67144,12 +67322,12 @@ function describeWebhook(report2) {
   return `${webhook.name} (${webhook.mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration"} ${webhook.configuration}, ${webhook.file})`;
 }
 function describeProbeRequest(report2) {
-  const { request: request2 } = report2;
-  const resource = `${request2.resource}${request2.subresource ? `/${request2.subresource}` : ""}`;
-  const gv = request2.group === "" ? request2.version : `${request2.group}/${request2.version}`;
-  const where2 = request2.namespace === null ? "" : ` in namespace ${request2.namespace}`;
-  const name = request2.object?.name !== void 0 ? ` "${request2.object.name}"` : "";
-  return `${request2.operation} ${resource}${name} (${gv}, kind ${request2.kind})${where2}${request2.dryRun ? ", dry run" : ""}`;
+  const { request: request3 } = report2;
+  const resource = `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
+  const gv = request3.group === "" ? request3.version : `${request3.group}/${request3.version}`;
+  const where2 = request3.namespace === null ? "" : ` in namespace ${request3.namespace}`;
+  const name = request3.object?.name !== void 0 ? ` "${request3.object.name}"` : "";
+  return `${request3.operation} ${resource}${name} (${gv}, kind ${request3.kind})${where2}${request3.dryRun ? ", dry run" : ""}`;
 }
 function describeUser(report2) {
   const { userInfo: userInfo2 } = report2;
@@ -67211,9 +67389,9 @@ function formatText2(report2) {
   for (const line2 of targetLines(report2))
     lines.push(`  ${safeText(line2)}`);
   lines.push("");
-  const idWidth = Math.max(0, ...report2.checks.map((check6) => check6.id.length));
-  for (const check6 of report2.checks)
-    lines.push(`  ${check6.status.padEnd(WIDTH)}  ${check6.id.padEnd(idWidth)}  ${safeText(check6.message)}`);
+  const idWidth = Math.max(0, ...report2.checks.map((check7) => check7.id.length));
+  for (const check7 of report2.checks)
+    lines.push(`  ${check7.status.padEnd(WIDTH)}  ${check7.id.padEnd(idWidth)}  ${safeText(check7.message)}`);
   if (report2.patch.length > 0) {
     lines.push("", "Patch:");
     for (const op of report2.patch)
@@ -67234,7 +67412,7 @@ function formatText2(report2) {
   const expectation = expectationText(report2);
   if (expectation !== null)
     lines.push(`  ${expectation}`);
-  const errors = report2.checks.filter((check6) => check6.status === "error").length;
+  const errors = report2.checks.filter((check7) => check7.status === "error").length;
   if (errors > 0)
     lines.push(`  ${errors} ${errors === 1 ? "check" : "checks"} failed`);
   return guardText(`${lines.join("\n")}
@@ -67257,13 +67435,13 @@ __export(format_json_exports2, {
   formatJson: () => formatJson3
 });
 function formatJson3(report2) {
-  const { request: request2 } = report2;
+  const { request: request3 } = report2;
   const json = {
     webhook: report2.webhook,
     request: {
-      ...requestAttributesJson(request2),
-      name: request2.object?.name ?? null,
-      dryRun: request2.dryRun,
+      ...requestAttributesJson(request3),
+      name: request3.object?.name ?? null,
+      dryRun: request3.dryRun,
       userInfo: report2.userInfo,
       reviewVersion: report2.reviewVersion
     },
@@ -67308,7 +67486,7 @@ function formatMarkdown3(report2) {
     "",
     "| check | status | result |",
     "|---|---|---|",
-    ...report2.checks.map((check6) => `| ${check6.id} | ${check6.status} | ${escapeCell(check6.message)} |`)
+    ...report2.checks.map((check7) => `| ${check7.id} | ${check7.status} | ${escapeCell(check7.message)} |`)
   ];
   if (report2.patch.length > 0)
     lines.push("", "Patch:", "", ...report2.patch.map((op) => `- ${codeSpan(op)}`));
@@ -67519,7 +67697,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
         fail3("tls", `tls: failed to verify certificate: ${problem}`);
         return;
       }
-      const request2 = (0, import_node_http.request)({
+      const request3 = (0, import_node_http.request)({
         createConnection: () => socket,
         method: "POST",
         path: target.path,
@@ -67532,11 +67710,11 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
           "Accept-Encoding": "gzip"
         }
       });
-      request2.on("error", (error) => {
+      request3.on("error", (error) => {
         const { stage, reason } = socketReason(error, target, true);
         fail3(stage, reason);
       });
-      request2.on("response", (response) => {
+      request3.on("response", (response) => {
         const chunks = [];
         let size = 0;
         response.on("data", (chunk) => {
@@ -67571,7 +67749,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
           });
         });
       });
-      request2.end(body);
+      request3.end(body);
     });
   });
 }
@@ -67791,9 +67969,9 @@ function userInfoJson(user) {
   };
 }
 function buildReview(input) {
-  const { request: request2 } = input;
-  const kind = { group: request2.group, version: request2.version, kind: request2.kind };
-  const resource = { group: request2.group, version: request2.version, resource: request2.resource };
+  const { request: request3 } = input;
+  const kind = { group: request3.group, version: request3.version, kind: request3.kind };
+  const resource = { group: request3.group, version: request3.version, resource: request3.resource };
   return {
     kind: "AdmissionReview",
     apiVersion: `admission.k8s.io/${input.version}`,
@@ -67801,18 +67979,18 @@ function buildReview(input) {
       uid: input.uid,
       kind,
       resource,
-      ...request2.subresource !== "" ? { subResource: request2.subresource } : {},
+      ...request3.subresource !== "" ? { subResource: request3.subresource } : {},
       requestKind: kind,
       requestResource: resource,
-      ...request2.subresource !== "" ? { requestSubResource: request2.subresource } : {},
+      ...request3.subresource !== "" ? { requestSubResource: request3.subresource } : {},
       ...input.name !== "" ? { name: input.name } : {},
-      ...request2.namespace !== null ? { namespace: request2.namespace } : {},
-      operation: request2.operation,
+      ...request3.namespace !== null ? { namespace: request3.namespace } : {},
+      operation: request3.operation,
       userInfo: userInfoJson(input.userInfo),
       object: input.object,
       oldObject: input.oldObject,
-      dryRun: request2.dryRun,
-      options: optionsFor(request2.operation, request2.dryRun)
+      dryRun: request3.dryRun,
+      options: optionsFor(request3.operation, request3.dryRun)
     }
   };
 }
@@ -68297,17 +68475,17 @@ function patchLines(patch) {
     return `${op.op} ${target}${from}${value}`;
   });
 }
-function withNamespace(object, request2) {
-  if (object === null || typeof object !== "object" || Array.isArray(object) || request2.namespace === null)
+function withNamespace(object, request3) {
+  if (object === null || typeof object !== "object" || Array.isArray(object) || request3.namespace === null)
     return object;
-  if (request2.group === "" && request2.resource === "namespaces")
+  if (request3.group === "" && request3.resource === "namespaces")
     return object;
   const metadata2 = object.metadata;
   if (metadata2 !== void 0 && (metadata2 === null || typeof metadata2 !== "object" || Array.isArray(metadata2)))
     return object;
   if (typeof metadata2?.namespace === "string" && metadata2.namespace !== "")
     return object;
-  return { ...object, metadata: { ...metadata2 ?? {}, namespace: request2.namespace } };
+  return { ...object, metadata: { ...metadata2 ?? {}, namespace: request3.namespace } };
 }
 async function probe(options) {
   if (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > MAX_REPEAT)
@@ -68330,11 +68508,11 @@ async function probe(options) {
   const entries = mutating ? path.mutating : path.validating;
   const entry = entries.find((candidate) => candidate.configuration === configuration.name && candidate.webhook === name);
   const called = { called: entry?.called ?? false, reason: entry?.reason ?? null };
-  const request2 = path.request;
+  const request3 = path.request;
   const reviewVersion = reviewVersionFor(webhook.admissionReviewVersions);
-  const sent = request2.operation === "DELETE" || request2.operation === "CONNECT" ? null : withNamespace(request2.object?.value ?? null, request2);
-  const old = withNamespace(request2.operation === "DELETE" ? request2.object?.value ?? null : request2.oldObject?.value ?? null, request2);
-  const objectName = request2.object?.name ?? "";
+  const sent = request3.operation === "DELETE" || request3.operation === "CONNECT" ? null : withNamespace(request3.object?.value ?? null, request3);
+  const old = withNamespace(request3.operation === "DELETE" ? request3.object?.value ?? null : request3.oldObject?.value ?? null, request3);
+  const objectName = request3.object?.name ?? "";
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const report2 = (checks2, outcome, rest = {}) => {
     const verdict = verdictOf(outcome, failurePolicy, name);
@@ -68353,7 +68531,7 @@ async function probe(options) {
         reinvocationPolicy: mutating ? webhook.reinvocationPolicy ?? "Never" : null,
         admissionReviewVersions: webhook.admissionReviewVersions ?? []
       },
-      request: request2,
+      request: request3,
       reviewVersion: reviewVersion ?? null,
       userInfo: options.userInfo,
       target: { connect: `${target.host.includes(":") ? `[${target.host}]` : target.host}:${target.port}`, serverName: target.serverName, url: target.url, roots: roots.label },
@@ -68366,7 +68544,7 @@ async function probe(options) {
       repeats: repeats2,
       expect: options.expect ?? null,
       expectationMet: options.expect === void 0 ? null : kinds.every((kind) => isAdmitted(kind) === wanted),
-      failed: checks2.some((check6) => check6.status === "error"),
+      failed: checks2.some((check7) => check7.status === "error"),
       ...rest
     };
   };
@@ -68377,11 +68555,11 @@ async function probe(options) {
     before.push({ id: "called", status: "info", message: called.reason });
   if (entry?.detail.equivalent !== void 0)
     before.push({ id: "called", status: "warning", message: `matched through ${entry.detail.equivalent} (matchPolicy Equivalent): the API server converts the object to that version; the probe sends it as written` });
-  if (request2.operation === "CREATE" && sent === null)
+  if (request3.operation === "CREATE" && sent === null)
     before.push({ id: "object", status: "warning", message: "no --object: the request carries object null, which the API server never sends for CREATE" });
-  if (request2.operation === "UPDATE" && old === null)
+  if (request3.operation === "UPDATE" && old === null)
     before.push({ id: "object", status: "warning", message: "no --old-object: the request carries oldObject null, which the API server never sends for UPDATE" });
-  if (request2.dryRun) {
+  if (request3.dryRun) {
     if (webhook.sideEffects === void 0)
       return report2([...before, { id: "dry-run", status: "error", message: "Webhook SideEffects is nil" }], { kind: "call-error", reason: `failed calling webhook ${JSON.stringify(name)}: Webhook SideEffects is nil` });
     if (webhook.sideEffects !== "None" && webhook.sideEffects !== "NoneOnDryRun") {
@@ -68400,7 +68578,7 @@ async function probe(options) {
   const timeoutMs = timeoutSeconds * 1e3;
   const callOnce = async (object) => {
     const uid = randomUUID();
-    const review = buildReview({ version: reviewVersion, uid, request: request2, object, oldObject: old, name: objectName, userInfo: options.userInfo });
+    const review = buildReview({ version: reviewVersion, uid, request: request3, object, oldObject: old, name: objectName, userInfo: options.userInfo });
     const result = await callWebhook(target, JSON.stringify(review), timeoutMs, now);
     const verified = verifyCall(result, { webhook: name, mutating, version: reviewVersion, uid, object, now: now() });
     let patch;
@@ -68980,8 +69158,8 @@ var init_formats3 = __esm({
 });
 
 // dist/src/report/critical.js
-function describe5(request2) {
-  return request2.subresource ? `${request2.resource}/${request2.subresource}` : request2.resource;
+function describe5(request3) {
+  return request3.subresource ? `${request3.resource}/${request3.subresource}` : request3.resource;
 }
 function criticalTargets() {
   return TARGETS.map((target) => ({
@@ -68996,8 +69174,8 @@ function criticalCell(webhook, targetIndex, context) {
     return { mark: "exempt", operations: [] };
   const sure2 = /* @__PURE__ */ new Set();
   const open2 = /* @__PURE__ */ new Set();
-  for (const request2 of target.requests) {
-    for (const call of systemWriteCalls(webhook, target, request2, context))
+  for (const request3 of target.requests) {
+    for (const call of systemWriteCalls(webhook, target, request3, context))
       (call.conditions === "called" ? sure2 : open2).add(call.operation);
   }
   const order = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
@@ -69070,7 +69248,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule44) => rule44 !== null).map((rule44) => ({ operations: rule44.operations ?? [], apiGroups: rule44.apiGroups ?? [], apiVersions: rule44.apiVersions ?? [], resources: rule44.resources ?? [], scope: rule44.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule45) => rule45 !== null).map((rule45) => ({ operations: rule45.operations ?? [], apiGroups: rule45.apiGroups ?? [], apiVersions: rule45.apiVersions ?? [], resources: rule45.resources ?? [], scope: rule45.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -69396,9 +69574,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule44) {
+function ruleSchema(rule45) {
   const options = {};
-  for (const [name, option] of Object.entries(rule44.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule45.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -69407,7 +69585,7 @@ function ruleSchema(rule44) {
     };
   }
   return {
-    description: `${rule44.meta.title} (default severity: ${rule44.meta.severity})`,
+    description: `${rule45.meta.title} (default severity: ${rule45.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -69423,8 +69601,8 @@ function ruleSchema(rule44) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule44 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule44.meta.id] = ruleSchema(rule44);
+  for (const rule45 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule45.meta.id] = ruleSchema(rule45);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -70633,7 +70811,7 @@ function planFixes(findings, objects2, file) {
     const text = documentText(file, object.manifest.documentIndex);
     if (text === void 0 || templateIn(text) !== void 0)
       continue;
-    const path = pathOf(object, finding.fieldPath);
+    const path = pathOf2(object, finding.fieldPath);
     if (path === void 0)
       continue;
     const planned = [];
@@ -70676,12 +70854,12 @@ function withoutEmptiedLists(fixes, objects2) {
     if (list3 === void 0)
       return true;
     const object = objects2.find((candidate) => candidate.manifest.documentIndex === fix.documentIndex && candidate.manifest.basePath.join(".") === fix.object.basePath.join("."));
-    const path = object && fix.fieldPath ? pathOf(object, fix.fieldPath) : void 0;
+    const path = object && fix.fieldPath ? pathOf2(object, fix.fieldPath) : void 0;
     const items = object && path ? valueAtPath(object.effective, path.slice(0, -1)) : void 0;
     return Array.isArray(items) && items.length > (counts.get(list3) ?? 0);
   });
 }
-function pathOf(object, formatted) {
+function pathOf2(object, formatted) {
   if (formatted === "apiVersion")
     return ["apiVersion"];
   const found = [];
@@ -70964,10 +71142,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule44) {
-  if (rule44.scope === "file")
+function kindsOf(rule45) {
+  if (rule45.scope === "file")
     return "files";
-  let names2 = rule44.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule45.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -70977,24 +71155,24 @@ function kindsOf(rule44) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule44) => ({
-      id: rule44.meta.id,
-      severity: rule44.meta.severity,
-      kinds: rule44.scope === "file" ? [] : [...rule44.meta.appliesTo],
-      title: rule44.meta.title,
-      options: Object.fromEntries(Object.entries(rule44.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule45) => ({
+      id: rule45.meta.id,
+      severity: rule45.meta.severity,
+      kinds: rule45.scope === "file" ? [] : [...rule45.meta.appliesTo],
+      title: rule45.meta.title,
+      options: Object.fromEntries(Object.entries(rule45.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule44) => rule44.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule45) => rule45.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule44 of rules2) {
-    const text = [...wrapWords(rule44.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule44)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule44.meta.id.padEnd(idWidth)}  ${rule44.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule45 of rules2) {
+    const text = [...wrapWords(rule45.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule45)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule45.meta.id.padEnd(idWidth)}  ${rule45.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -71034,11 +71212,11 @@ init_import_meta_url();
 init_errors();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule44) => rule44.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule45) => rule45.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule44) => rule44.meta.id));
+  const known = new Set(rules2.map((rule45) => rule45.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -71058,12 +71236,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule44 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule44)
+    const rule45 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule45)
       throw unknownRule(id, rules2);
-    const declared = rule44.meta.options?.[name];
+    const declared = rule45.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule44.meta.options ?? {});
+      const known = Object.keys(rule45.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -71278,31 +71456,31 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule44) => rule44.meta.id);
-  const lowered = rules.flatMap((rule44) => {
-    const to = run2.severityOverrides.get(rule44.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule44.meta.severity] ? [{ rule: rule44.meta.id, from: rule44.meta.severity, to }] : [];
+  const ids = rules.map((rule45) => rule45.meta.id);
+  const lowered = rules.flatMap((rule45) => {
+    const to = run2.severityOverrides.get(rule45.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule45.meta.severity] ? [{ rule: rule45.meta.id, from: rule45.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule44) => Object.entries(rule44.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule44.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule45) => Object.entries(rule45.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule45.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule44.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule45.meta.id, option, value }] : [];
   }));
-  const optionsExempting = rules.flatMap((rule44) => Object.entries(rule44.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule44.meta.id)?.[option];
+  const optionsExempting = rules.flatMap((rule45) => Object.entries(rule45.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule45.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
     const patterns = namePatterns(value);
-    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule44.meta.id, option, value }] : [];
+    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule45.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule44) => Object.entries(rule44.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule44.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule45) => Object.entries(rule45.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule45.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule44.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule45.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -71400,7 +71578,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule44) => rule44.meta),
+    rules: rules.map((rule45) => rule45.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -71452,9 +71630,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule44 = rules.find((candidate) => candidate.meta.id === id);
+  const rule45 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule44 || !existsSync(file))
+  if (!rule45 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -71517,4 +71695,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 29d31939326abce193cdc8d003d929494ea4c298907005593a9cd7647b911950
+//# admission-lint-build 799be613133960b5c2e65f9f7bc0ea17004235cef59249474a608cb1f1f246dd

@@ -8,20 +8,33 @@
  * Only what the manifests decide counts. A rule with resourceNames reaches only the objects it
  * names, so it sees no request of any object; a matchCondition is judged only when it reads
  * nothing but `request.subResource` and `request.operation` (others may let the request in); a
- * binding that only warns or audits rejects nothing.
+ * binding that only warns or audits rejects nothing; an objectSelector is judged where the
+ * request's object has labels known in advance (a Scale has none).
  */
 import type { Expr } from '../cel/check/ast.js';
 import { parseExpression } from '../cel/check/index.js';
 import type { KubeVersion } from '../kube/version.js';
 import type { PolicyObject } from '../model/objects.js';
 import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
-import type { MatchResources, Webhook } from '../model/types.js';
+import type { LabelSelector, MatchResources, Webhook } from '../model/types.js';
 import type { RunScope } from '../run-scope.js';
 import { policyIndexOf } from './bindings.js';
 import { compileRule, compiledRuleMatches, type AdmissionRequest } from './request.js';
+import { isEmptySelector, selectorMatches, type Labels } from './selector.js';
 
-/** A request by its attributes: no object, no namespace labels. */
-export type RequestAttributes = Pick<AdmissionRequest, 'operation' | 'group' | 'version' | 'resource' | 'subresource' | 'namespace'>;
+/**
+ * A request by its attributes, no namespace labels. `objectLabels`: the labels its object (and
+ * old object) carry when they are known whatever the object (a Scale carries none); undefined
+ * when they depend on the object (a Pod's).
+ */
+export type RequestAttributes = Pick<AdmissionRequest, 'operation' | 'group' | 'version' | 'resource' | 'subresource' | 'namespace'> & { readonly objectLabels?: Labels };
+
+/** Whether an objectSelector lets the request's object in: known labels decide (an invalid selector is taken to); unknown ones, only an empty selector. */
+function objectSelectorLets(selector: LabelSelector | null | undefined, request: RequestAttributes, unknown: boolean): boolean {
+  if (selector == null || isEmptySelector(selector)) return true;
+  if (request.objectLabels === undefined) return unknown;
+  return selectorMatches(selector, request.objectLabels) !== false;
+}
 
 /** Whether rules match the request for any object of its resource (a rule with resourceNames does not). */
 export function rulesMatchRequest(rules: unknown, request: RequestAttributes): boolean {
@@ -120,10 +133,10 @@ function conditionExcludes(expression: unknown, kind: 'validating.matchCondition
  */
 export function policySeesRequest(object: PolicyObject, run: Pick<RunScope, 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches' | 'kubeVersion'>, request: RequestAttributes): boolean {
   const spec = policySpec(object);
-  if (!matchResourcesRequest(spec?.matchConstraints, request, false)) return false;
+  if (!matchResourcesRequest(spec?.matchConstraints, request, false) || !objectSelectorLets(spec?.matchConstraints?.objectSelector, request, true)) return false;
   if ((Array.isArray(spec?.matchConditions) ? spec.matchConditions : []).some((condition) => conditionExcludes(condition?.expression, 'validating.matchCondition', request, run.kubeVersion))) return false;
   const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
-  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true));
+  return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true) && objectSelectorLets(bindingSpec(binding)?.matchResources?.objectSelector, request, true));
 }
 
 /**
@@ -135,8 +148,7 @@ export function policySeesRequest(object: PolicyObject, run: Pick<RunScope, 'pol
 export function validatingWebhookSees(run: Pick<RunScope, 'webhookConfigurations' | 'kubeVersion'>, request: RequestAttributes): boolean {
   const sees = (webhook: Readonly<Webhook>): boolean => {
     if (!rulesMatchRequest(webhook.rules, request)) return false;
-    const selector = webhook.objectSelector;
-    if (selector != null && ((selector.matchLabels != null && Object.keys(selector.matchLabels).length > 0) || (selector.matchExpressions ?? []).length > 0)) return false;
+    if (!objectSelectorLets(webhook.objectSelector, request, false)) return false;
     return !(webhook.matchConditions ?? []).some((condition) => conditionExcludes(condition?.expression, 'webhook.matchCondition', request, run.kubeVersion));
   };
   return run.webhookConfigurations.some(
