@@ -16,7 +16,7 @@ type MessageId = 'wildcard';
  */
 function isOptIn(selector: LabelSelector | undefined): boolean {
   if (selector === undefined) return false;
-  return Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).some((r) => r.operator === 'In' || r.operator === 'Exists');
+  return Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).some((r) => r?.operator === 'In' || r?.operator === 'Exists');
 }
 
 function describeGroups(groups: readonly string[]): string {

@@ -13,6 +13,8 @@ export type Labels = Readonly<Record<string, string>>;
 export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 
 function requirementHolds(requirement: LabelSelectorRequirement, labels: Labels): boolean | undefined {
+  // A null requirement (`matchExpressions: [null]`) decodes as an empty one: an invalid selector.
+  if (requirement === null || typeof requirement !== 'object') return undefined;
   const has = Object.prototype.hasOwnProperty.call(labels, requirement.key);
   const values = requirement.values ?? [];
   switch (requirement.operator) {
