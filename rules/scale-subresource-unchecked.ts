@@ -80,13 +80,22 @@ function replicaChecksOf(object: PolicyObject, run: RuleRun): ReplicaChecks {
     const text = (value: unknown): string => (typeof value === 'string' ? value : '');
     // A variable reads spec.replicas when its expression does, or reads a variable that does (in order).
     const reading = new Set<string>();
-    const readsValue = (expr: Expr): boolean =>
-      [...nodesOf(expr)].some((node) => {
-        if (node.kind === 'select' && node.testOnly) return false;
+    const readingOld = new Set<string>();
+    const readsValue = (expr: Expr): boolean => {
+      const nodes = [...nodesOf(expr)];
+      // `object.spec.?replicas.hasValue()` tests presence, as has() does.
+      const presence = new Set(nodes.flatMap((node) => (node.kind === 'call' && node.fn === 'hasValue' && node.target !== undefined ? [node.target] : [])));
+      return nodes.some((node) => {
+        if ((node.kind === 'select' && node.testOnly) || presence.has(node)) return false;
         const path = pathOf(node);
         return isReplicas(path) || (path !== undefined && path.length === 2 && path[0] === 'variables' && reading.has(path[1]!));
       });
-    const readsOld = (expr: Expr): boolean => [...nodesOf(expr)].some((node) => { const path = pathOf(node); return path !== undefined && path[0] === 'oldObject' && path[path.length - 1] === 'replicas'; });
+    };
+    const readsOld = (expr: Expr): boolean =>
+      [...nodesOf(expr)].some((node) => {
+        const path = pathOf(node);
+        return path !== undefined && ((path[0] === 'oldObject' && path[path.length - 1] === 'replicas') || (path.length === 2 && path[0] === 'variables' && readingOld.has(path[1]!)));
+      });
     const mayCheck = (expr: Expr): boolean =>
       [...nodesOf(expr)].some((node) => {
         const path = pathOf(node);
@@ -100,6 +109,7 @@ function replicaChecksOf(object: PolicyObject, run: RuleRun): ReplicaChecks {
       const expr = source.trim() === '' ? undefined : parseExpression(source, 'validating.variable', run.kubeVersion);
       if (expr === undefined) continue;
       if (readsValue(expr)) reading.add(text(variable?.name));
+      if (readsOld(expr)) readingOld.add(text(variable?.name));
       if (mayCheck(expr)) mayCheckScale = true;
     }
     let first: ReplicaChecks['first'];
@@ -110,10 +120,16 @@ function replicaChecksOf(object: PolicyObject, run: RuleRun): ReplicaChecks {
       if (expr === undefined) return;
       validations.push(expr);
       if (mayCheck(expr)) mayCheckScale = true;
-      if (first === undefined && readsValue(expr) && !readsOld(expr)) first = { index, path: ['spec', 'validations', index, 'expression'] };
+      // (One that holds on every UPDATE, `request.operation != 'CREATE' || …`, limits creations only.)
+      if (first === undefined && readsValue(expr) && !readsOld(expr) && !holdsOnUpdate(expr)) first = { index, path: ['spec', 'validations', index, 'expression'] };
     });
     return { first, mayCheckScale, validations };
   });
+}
+
+/** Whether a validation holds on every UPDATE of the resource whatever the object: an `||` with a term true on UPDATE (`request.operation != 'CREATE'`, `oldObject != null`). */
+function holdsOnUpdate(expr: Expr): boolean {
+  return onRequest(expr, { operation: 'UPDATE', group: 'apps', version: 'v1', resource: 'deployments', subresource: '', namespace: 'default' }) === true;
 }
 
 /** Whether a validation (or one of its `&&` terms) fails on every request like this one: `false`, or false on its subresource or operation. */
@@ -170,7 +186,7 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked'>[] {
       messageId: 'unchecked',
       data: {
         site: `validations[${first.index}]`,
-        policy: elideMiddle(object.name ?? '(unnamed)', 36),
+        policy: elideMiddle(object.name ?? '(unnamed)', 30),
         scale: scaleList(resources),
       },
       path: first.path,
@@ -185,7 +201,7 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ['ValidatingAdmissionPolicy'],
     messages: {
-      unchecked: '{{site}} of policy "{{policy}}" checks spec.replicas; kubectl scale sets it through {{scale}}, unchecked',
+      unchecked: '{{site}} of policy "{{policy}}" limits spec.replicas; kubectl scale goes past it through {{scale}}',
     },
     help: 'kubectl scale and a HorizontalPodAutoscaler change spec.replicas with an UPDATE of the scale subresource (deployments/scale), which a rule of the resource does not match: the policy never sees it. Check it in a policy of its own on the subresource (resources: ["deployments/scale"], operations UPDATE): its object is an autoscaling/v1 Scale, which has no labels, no pod template and only spec.replicas, left out when it is 0, so read object.spec.?replicas.orValue(0). (Adding the subresource to this policy makes every other check of it fail on a Scale.)',
   },

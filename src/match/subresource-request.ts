@@ -17,6 +17,7 @@ import type { KubeVersion } from '../kube/version.js';
 import type { PolicyObject } from '../model/objects.js';
 import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
 import type { LabelSelector, MatchResources, Webhook } from '../model/types.js';
+import { isRecord } from '../json.js';
 import type { RunScope } from '../run-scope.js';
 import { policyIndexOf } from './bindings.js';
 import { compileRule, compiledRuleMatches, type AdmissionRequest } from './request.js';
@@ -31,7 +32,9 @@ export type RequestAttributes = Pick<AdmissionRequest, 'operation' | 'group' | '
 
 /** Whether an objectSelector lets the request's object in: known labels decide (an invalid selector is taken to); unknown ones, only an empty selector. */
 function objectSelectorLets(selector: LabelSelector | null | undefined, request: RequestAttributes, unknown: boolean): boolean {
-  if (selector == null || isEmptySelector(selector)) return true;
+  // One the API server cannot read (matchExpressions that are no list of requirements) is
+  // schema's and api-validation's to report: not judged here.
+  if (selector == null || !wellFormed(selector) || isEmptySelector(selector)) return true;
   if (request.objectLabels === undefined) return unknown;
   return selectorMatches(selector, request.objectLabels) !== false;
 }
@@ -77,6 +80,16 @@ function valueOn(e: Expr, request: RequestAttributes): Value | undefined {
     const items = e.elements.map((element) => valueOn(element, request));
     return e.optionalIndices.length === 0 && items.every((item) => item !== undefined) ? (items as Value[]) : undefined;
   }
+  // `oldObject == null`: null exactly on CREATE (and CONNECT); compared with null only.
+  if (e.kind === 'call' && (e.fn === '_==_' || e.fn === '_!=_') && e.args.length === 2) {
+    const [a, b] = e.args;
+    const isNull = (x: Expr): boolean => x.kind === 'literal' && x.value === null;
+    const isOld = (x: Expr): boolean => x.kind === 'ident' && x.name === 'oldObject';
+    if ((isOld(a!) && isNull(b!)) || (isNull(a!) && isOld(b!))) {
+      const absent = request.operation === 'CREATE' || request.operation === 'CONNECT';
+      return absent === (e.fn === '_==_');
+    }
+  }
   if (e.kind === 'select') {
     if (e.testOnly || e.operand.kind !== 'ident' || e.operand.name !== 'request') return undefined;
     return e.field === 'subResource' ? request.subresource : e.field === 'operation' ? request.operation : undefined;
@@ -111,6 +124,15 @@ function valueOn(e: Expr, request: RequestAttributes): Value | undefined {
   if (e.fn === '_>_') return left > right;
   if (e.fn === '_>=_') return left >= right;
   return undefined;
+}
+
+/** A selector of the API's shape: matchLabels a map of strings, matchExpressions a list of requirements with a string key and operator and string values. */
+function wellFormed(selector: unknown): selector is LabelSelector {
+  if (!isRecord(selector)) return false;
+  const { matchLabels, matchExpressions } = selector;
+  if (matchLabels != null && (!isRecord(matchLabels) || !Object.values(matchLabels).every((value) => typeof value === 'string'))) return false;
+  if (matchExpressions == null) return true;
+  return Array.isArray(matchExpressions) && matchExpressions.every((requirement) => isRecord(requirement) && typeof requirement.key === 'string' && typeof requirement.operator === 'string' && (requirement.values == null || (Array.isArray(requirement.values) && requirement.values.every((value) => typeof value === 'string'))));
 }
 
 /** CEL equality of two values of the kinds read here (lists element by element). */
