@@ -1,13 +1,15 @@
 /**
- * The labels of the pods that serve a webhook: those of the pod templates (and Pods) of the run's
- * bundles that the webhook's Service selects, in the Service's namespace. An objectSelector reads
- * them when the webhook's own pods are created, so they decide whether a webhook that fails
- * closed stands between its own Deployment and its replacement pods (rules/self-deadlock.ts).
+ * The labels of the pods that serve a webhook: those of the pod templates of the server
+ * workloads in the webhook's own file (or rendered stream) that its Service, in the same file,
+ * selects in its namespace. An objectSelector reads them when the webhook's own pods are created,
+ * so they decide whether a webhook that fails closed stands between its own Deployment and its
+ * replacement pods (rules/self-deadlock.ts).
  *
- * Only what the run shows counts: a workload without a written namespace lands wherever it is
- * applied, one a kustomize patch of the run changes may get other labels, and a Service the run
- * does not hold (or cannot pin down: src/match/services.ts) selects nothing known. Then the
- * answer is undefined, never an empty list.
+ * Only what the file shows counts: a workload without a written namespace lands wherever it is
+ * applied, one a kustomization or a patch of the run builds may get other labels, a workload
+ * document the fast reader declined may be anything, and a Service the run does not hold (or
+ * cannot pin down: src/match/services.ts) selects nothing known. Then the answer is undefined,
+ * never an empty list.
  */
 import type { RunScope } from '../run-scope.js';
 import { listingsOf } from './kustomize-fills.js';
