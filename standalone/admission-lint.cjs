@@ -23020,7 +23020,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve18.call(this, root, ref);
+      let _sch = resolve19.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -23047,7 +23047,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve18(root, ref) {
+    function resolve19(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -23914,7 +23914,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve18(baseURI, relativeURI, options) {
+    function resolve19(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -24305,7 +24305,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve18,
+      resolve: resolve19,
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
@@ -47800,8 +47800,8 @@ function policyFromLabels(labels, defaults) {
       warn.versionSource = enforce.versionSource;
     }
   }
-  const resolve18 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
-  return { policy: { enforce: resolve18(draft.enforce), audit: resolve18(draft.audit), warn: resolve18(draft.warn) }, errors, undecodable };
+  const resolve19 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve19(draft.enforce), audit: resolve19(draft.audit), warn: resolve19(draft.warn) }, errors, undecodable };
 }
 var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH;
 var init_labels = __esm({
@@ -47995,7 +47995,17 @@ function expandPaths(paths, notes) {
     else
       throw new InputError(`not a regular file: ${displayPath2(given)} (a device, FIFO or socket is not read)`);
   }
-  return [...new Set(files2)];
+  const seen = /* @__PURE__ */ new Set();
+  return files2.filter((file) => {
+    const key2 = file === "-" ? "-" : sameFileKey(file);
+    if (seen.has(key2))
+      return false;
+    seen.add(key2);
+    return true;
+  });
+}
+function sameFileKey(path) {
+  return (0, import_node_path9.resolve)(path);
 }
 function normalizeBreaks(text) {
   return normalized(text).text;
@@ -67685,7 +67695,7 @@ function chainErrorOf(socket) {
   return String(error.code ?? error.message);
 }
 function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Date()) {
-  return new Promise((resolve18) => {
+  return new Promise((resolve19) => {
     const started = performance.now();
     let settled = false;
     let secured = false;
@@ -67708,7 +67718,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve18(result);
+      resolve19(result);
     };
     const fail3 = (stage, reason) => settle({ kind: "failed", stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...tls !== void 0 ? { tls } : {} });
     let connected = false;
@@ -71727,4 +71737,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build f56c4244be5ae22eda10c2c425db2f0f3b2b11458cb2bfca73562837cc783094
+//# admission-lint-build d3ca28765b7d85643af90802a207c1df5a610c99929881791d18e7a51f262cf1

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { KUSTOMIZATION_FILES, resourceEntries } from '../parse/kustomize-fields.js';
 
@@ -217,7 +217,21 @@ export function expandPaths(paths: readonly string[], notes?: WalkNotes): string
     // A device, FIFO or socket would be read forever or block: name it, exit 2.
     else throw new InputError(`not a regular file: ${displayPath(given)} (a device, FIFO or socket is not read)`);
   }
-  return [...new Set(files)];
+  // One path named twice (`a.yaml ./a.yaml`, a folder and a file in it) is linted once, under the
+  // first name it was given: its findings would be reported twice otherwise. (A link is a name of
+  // its own: it is linted, and never written through by --fix, as before.)
+  const seen = new Set<string>();
+  return files.filter((file) => {
+    const key = file === '-' ? '-' : sameFileKey(file);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** What names one path however it is spelled: its absolute, normalized form. */
+function sameFileKey(path: string): string {
+  return resolve(path);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
