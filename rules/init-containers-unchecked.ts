@@ -1,6 +1,6 @@
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
-import { children } from '../src/cel/check/ast.js';
+import { nodesOf } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingCanReject, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
@@ -63,12 +63,6 @@ function matchesEphemeralContainers(object: PolicyObject, run: RuleRun): boolean
 /** Whether the policy's rules match objects that hold a pod spec, on CREATE or UPDATE. */
 function matchesPodSpecs(object: PolicyObject): boolean {
   return podSpecResources(object).size > 0;
-}
-
-/** Every node of an expression (bounded by the parser's own limits). */
-function* nodesOf(expr: Expr): Generator<Expr> {
-  yield expr;
-  for (const child of children(expr)) yield* nodesOf(child);
 }
 
 /** Which pod-spec lists an expression names. */

@@ -1,6 +1,6 @@
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
-import { children } from '../src/cel/check/ast.js';
+import { nodesOf } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { policySpec } from '../src/model/policies.js';
 import { onRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from '../src/match/subresource-request.js';
@@ -30,12 +30,6 @@ const request = (target: (typeof SCALABLE)[number], subresource: '' | 'scale'): 
   namespace: 'default',
   ...(subresource === 'scale' ? { objectLabels: {} } : {}),
 });
-
-/** Every node of an expression (bounded by the parser's own limits). */
-function* nodesOf(expr: Expr): Generator<Expr> {
-  yield expr;
-  for (const child of children(expr)) yield* nodesOf(child);
-}
 
 /** The fields a selection chain reads from its root, root first (`object.spec.?replicas`, `object['spec'].replicas`, `has(object.spec.replicas)`); undefined for anything else. */
 function pathOf(e: Expr): string[] | undefined {

@@ -34391,6 +34391,11 @@ var init_checker = __esm({
 });
 
 // dist/src/cel/check/ast.js
+function* nodesOf(expr) {
+  yield expr;
+  for (const child of children2(expr))
+    yield* nodesOf(child);
+}
 function children2(e) {
   switch (e.kind) {
     case "literal":
@@ -46647,11 +46652,6 @@ function matchesEphemeralContainers(object, run2) {
 function matchesPodSpecs(object) {
   return podSpecResources(object).size > 0;
 }
-function* nodesOf(expr) {
-  yield expr;
-  for (const child of children2(expr))
-    yield* nodesOf(child);
-}
 function selected(e) {
   if (e.kind === "select" && !e.testOnly)
     return { operand: e.operand, field: e.field };
@@ -46927,11 +46927,6 @@ var init_init_containers_unchecked = __esm({
 });
 
 // dist/rules/scale-subresource-unchecked.js
-function* nodesOf2(expr) {
-  yield expr;
-  for (const child of children2(expr))
-    yield* nodesOf2(child);
-}
 function pathOf(e) {
   if (e.kind === "ident")
     return [e.name];
@@ -46955,7 +46950,7 @@ function replicaChecksOf(object, run2) {
     const reading = /* @__PURE__ */ new Set();
     const readingOld = /* @__PURE__ */ new Set();
     const readsValue = (expr) => {
-      const nodes = [...nodesOf2(expr)];
+      const nodes = [...nodesOf(expr)];
       const presence = new Set(nodes.flatMap((node) => node.kind === "call" && node.fn === "hasValue" && node.target !== void 0 ? [node.target] : []));
       return nodes.some((node) => {
         if (node.kind === "select" && node.testOnly || presence.has(node))
@@ -46964,11 +46959,11 @@ function replicaChecksOf(object, run2) {
         return isReplicas(path) || path !== void 0 && path.length === 2 && path[0] === "variables" && reading.has(path[1]);
       });
     };
-    const readsOld = (expr) => [...nodesOf2(expr)].some((node) => {
+    const readsOld = (expr) => [...nodesOf(expr)].some((node) => {
       const path = pathOf(node);
       return path !== void 0 && (path[0] === "oldObject" && path[path.length - 1] === "replicas" || path.length === 2 && path[0] === "variables" && readingOld.has(path[1]));
     });
-    const mayCheck = (expr) => [...nodesOf2(expr)].some((node) => {
+    const mayCheck = (expr) => [...nodesOf(expr)].some((node) => {
       const path = pathOf(node);
       if (path === void 0 || path.length < 2)
         return false;
@@ -71737,4 +71732,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d3ca28765b7d85643af90802a207c1df5a610c99929881791d18e7a51f262cf1
+//# admission-lint-build 142e84d388a6d97e9ff8a47e61a276388af57f3f9d4b373e710a1c01f9aa3ef9

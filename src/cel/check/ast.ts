@@ -81,6 +81,12 @@ export interface ComprehensionExpr extends Node {
 
 export type Expr = LiteralExpr | IdentExpr | SelectExpr | CallExpr | ListExpr | MapExpr | StructExpr | ComprehensionExpr;
 
+/** Every node of an expression, the expression first (bounded by the parser's own limits on depth and size). */
+export function* nodesOf(expr: Expr): Generator<Expr> {
+  yield expr;
+  for (const child of children(expr)) yield* nodesOf(child);
+}
+
 /** The children of a node, in source order where it matters. */
 export function children(e: Expr): Expr[] {
   switch (e.kind) {
