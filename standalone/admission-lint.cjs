@@ -19272,12 +19272,12 @@ function kustomizePatches(file, text, whole, readPatch) {
         const ca = content !== void 0 && writesCaBundle(content) ? { writesCaBundle: true } : {};
         const documents2 = content === void 0 || renamesOrRekinds ? void 0 : patchDocuments(content);
         for (const { target, selectors, document } of targets2) {
-          const own = documents2 === void 0 || document === void 0 ? documents2 : [document];
-          const metadata2 = own !== void 0 && changesMetadataOnly(own) ? { metadataOnly: true, ...writesName(own) ? {} : { keepsName: true } } : {};
-          const sets = own !== void 0 && setsLabelsOrAnnotationsOnly(own) ? { setsLabelsOrAnnotationsOnly: true } : {};
-          const renamed = own === void 0 ? void 0 : renamedTo(own);
+          const own2 = documents2 === void 0 || document === void 0 ? documents2 : [document];
+          const metadata2 = own2 !== void 0 && changesMetadataOnly(own2) ? { metadataOnly: true, ...writesName(own2) ? {} : { keepsName: true } } : {};
+          const sets = own2 !== void 0 && setsLabelsOrAnnotationsOnly(own2) ? { setsLabelsOrAnnotationsOnly: true } : {};
+          const renamed = own2 === void 0 ? void 0 : renamedTo(own2);
           const rename2 = renamed === void 0 ? {} : { renamesTo: renamed };
-          const place = own !== void 0 && keepsPlace(own) ? { keepsPlace: true } : {};
+          const place = own2 !== void 0 && keepsPlace(own2) ? { keepsPlace: true } : {};
           const unread = source !== void 0 && content === void 0 ? { unread: true } : {};
           out.push({ file, line: line2, selection, ...content === void 0 ? {} : { text: content }, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...rename2, ...place, ...renamesOrRekinds ? { changesKind: true } : {}, ...unread });
         }
@@ -19341,12 +19341,12 @@ function patchesChanging(patches, object, namesOf) {
   return [...found];
 }
 function patchesChangingUncached(patches, object, namesOf) {
-  const own = object.file === "<stdin>" ? void 0 : (0, import_node_path3.resolve)(object.file);
-  const changing = (name, renamed) => patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, namesOf?.(patch, renamed), isLiteral(patch), !renamed && everyCopy(patch)));
+  const own2 = object.file === "<stdin>" ? void 0 : (0, import_node_path3.resolve)(object.file);
+  const changing = (name, renamed) => patches.filter((patch) => (own2 === void 0 || patch.source !== own2) && targets(patch.target, object.kind, name, object.apiVersion, namesOf?.(patch, renamed), isLiteral(patch), !renamed && everyCopy(patch)));
   const found = changing(object.name, false);
   const partial = /* @__PURE__ */ new Map();
   for (const patch of patches) {
-    if (found.includes(patch) || !everyCopy(patch) || patch.text === void 0 || own !== void 0 && patch.source === own)
+    if (found.includes(patch) || !everyCopy(patch) || patch.text === void 0 || own2 !== void 0 && patch.source === own2)
       continue;
     const affixes = namesOf?.(patch);
     if (affixes === void 0 || affixes.length < 2)
@@ -36646,9 +36646,9 @@ var init_kustomize_names = __esm({
         const listing = this.#listings.find((each) => this.#real(each.file) === kustomization);
         if (listing === void 0)
           return void 0;
-        const own = { prefix: listing.namePrefix ?? "", suffix: listing.nameSuffix ?? "" };
+        const own2 = { prefix: listing.namePrefix ?? "", suffix: listing.nameSuffix ?? "" };
         const through = levels.filter((level) => level.root === kustomization);
-        const below = through.map(({ prefix, suffix }) => ({ prefix: prefix.slice(own.prefix.length), suffix: suffix.slice(0, suffix.length - own.suffix.length) }));
+        const below = through.map(({ prefix, suffix }) => ({ prefix: prefix.slice(own2.prefix.length), suffix: suffix.slice(0, suffix.length - own2.suffix.length) }));
         const above = how === "anyLevel" ? levels.flatMap((outer) => levels.filter((inner) => inner !== outer && outer.prefix.endsWith(inner.prefix) && outer.suffix.startsWith(inner.suffix)).map((inner) => ({ prefix: outer.prefix.slice(0, outer.prefix.length - inner.prefix.length), suffix: outer.suffix.slice(inner.suffix.length) }))) : [];
         const all = how === "below" ? below : how === "through" ? through : [...below, ...levels, ...above];
         return [...new Map(all.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }])).values()];
@@ -38291,10 +38291,10 @@ function judge(run2, key2, optOut, validating, builtins, backend, optIn, level) 
   };
 }
 function policySelectorApplies(object, run2) {
-  const own = matchResourcesOf(object).match?.resourceRules;
+  const own2 = matchResourcesOf(object).match?.resourceRules;
   if (!isBinding(object))
-    return namespaceSelectorApplies(own, run2.discovery);
-  if (own !== void 0 && own.length > 0 && !namespaceSelectorApplies(own, run2.discovery))
+    return namespaceSelectorApplies(own2, run2.discovery);
+  if (own2 !== void 0 && own2.length > 0 && !namespaceSelectorApplies(own2, run2.discovery))
     return false;
   const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
   if (policies.length === 0)
@@ -38308,9 +38308,9 @@ function rejectsNothing(object) {
   return Array.isArray(actions) && actions.length > 0 && !actions.includes("Deny");
 }
 function policyRules(object, run2) {
-  const own = matchResourcesOf(object).match?.resourceRules;
-  if (!isBinding(object) || own !== void 0 && own.length > 0)
-    return [...own ?? []];
+  const own2 = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object) || own2 !== void 0 && own2.length > 0)
+    return [...own2 ?? []];
   const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
   if (policies.length === 0)
     return [{ apiGroups: ["*"] }];
@@ -38608,10 +38608,10 @@ function selfExempted(scope, webhook, key2, values) {
   const found = webhookServices(scope, webhook);
   if (found === void 0)
     return void 0;
-  const own = found.services.map((service) => service.selector?.[key2]);
-  if (own.some((value) => value === void 0))
+  const own2 = found.services.map((service) => service.selector?.[key2]);
+  if (own2.some((value) => value === void 0))
     return void 0;
-  if (!values.every((value) => typeof value === "string" && own.includes(value)))
+  if (!values.every((value) => typeof value === "string" && own2.includes(value)))
     return void 0;
   return `${found.reference.namespace}/${found.reference.name}`;
 }
@@ -38683,16 +38683,16 @@ var init_editable_object_selector = __esm({
                 if (optOut)
                   writers ??= writersOf(entry.webhook, run2.discovery);
                 const optOutId = optOut ? OPT_OUT[writers] : "optIn";
-                const own = optOutId === "optOut" && operator === "NotIn" ? selfExempted(run2, entry.webhook, key2, selector?.matchExpressions?.[where2[1]]?.values) : void 0;
-                const messageId = own === void 0 ? optOutId : "selfExemption";
+                const own2 = optOutId === "optOut" && operator === "NotIn" ? selfExempted(run2, entry.webhook, key2, selector?.matchExpressions?.[where2[1]]?.values) : void 0;
+                const messageId = own2 === void 0 ? optOutId : "selfExemption";
                 const warns = messageId === "optOut" || messageId === "selfExemption" && entry.webhook.failurePolicy !== "Ignore";
                 return {
                   messageId,
-                  data: { webhook: entry.label, key: key2, operator, ...own === void 0 ? {} : { service: elideMiddle(own, 36) } },
+                  data: { webhook: entry.label, key: key2, operator, ...own2 === void 0 ? {} : { service: elideMiddle(own2, 36) } },
                   path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
                   locateAt: [...at, ...where2],
                   ...warns ? {} : { severity: "info" },
-                  ...own === void 0 ? {} : { help: SELF_EXEMPTION_HELP }
+                  ...own2 === void 0 ? {} : { help: SELF_EXEMPTION_HELP }
                 };
               });
             });
@@ -39234,9 +39234,9 @@ function patched(object, run2) {
   const file = object.manifest.file.path;
   if (file === "<stdin>" || object.name === void 0)
     return { object };
-  const own = (0, import_node_path7.resolve)(file);
+  const own2 = (0, import_node_path7.resolve)(file);
   const namesOf = patchNamesOf(run2, streamOf(object.manifest.file));
-  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && patchSelects(patch2, object, namesOf));
+  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own2 && patchSelects(patch2, object, namesOf));
   if (changing.length !== 1)
     return { object };
   const patch = changing[0];
@@ -39245,14 +39245,14 @@ function patched(object, run2) {
   const exact = target.kind === object.kind && (target.name === object.name || target.unprefixedName === object.name) && target.selector !== true && target.qualified !== true && (target.group === void 0 || target.group === group) && (target.version === void 0 || target.version === version2) && (target.apiVersion === void 0 || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors.known)
     return { object };
-  const others = run2.kustomizePatches.filter((other) => other !== patch && other.source !== own && patchSelects(other, object, namesOf));
+  const others = run2.kustomizePatches.filter((other) => other !== patch && other.source !== own2 && patchSelects(other, object, namesOf));
   if (others.some((other) => other.metadataOnly !== true))
     return { object };
   if (run2.kustomizations.some((listing) => listing.unreadable === true))
     return { object };
   const webhooks = [...object.effective.webhooks ?? []];
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name) => typeof name === "string"));
-  const serviceMayMove = run2.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, "Service", name, "v1", void 0)));
+  const serviceMayMove = run2.kustomizePatches.some((other) => other.source !== own2 && other.keepsPlace !== true && [...services].some((name) => targets(other.target, "Service", name, "v1", void 0)));
   for (const { webhook: name, namespace } of patch.selectors.serviceNamespaces ?? []) {
     const webhook = webhooks.find((each) => each?.name === name);
     if (webhook?.clientConfig?.service?.namespace !== namespace)
@@ -39283,12 +39283,12 @@ function patched(object, run2) {
   const movesMatter = changedNamespaceSelectors.some((selector) => !answersAlikeAnywhere(selector, run2.namespaces));
   const relabelsMatter = changedNamespaceSelectors.length > 0;
   const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
-  const holds = buildsKeepThePatch(patch, own, object, run2, { movesMatter, relabelsMatter });
+  const holds = buildsKeepThePatch(patch, own2, object, run2, { movesMatter, relabelsMatter });
   const tested = run2.kustomizePatches.some((other) => other.file === patch.file && other.selectors?.tests === true);
   const narrowed = !tested && patch.selectors.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
   if (holds === false || serviceMayMove) {
     const kubeSystemRenamed = run2.namespaces.some((namespace) => namespace.name === KUBE_SYSTEM) && run2.kustomizations.some((listing) => listing.moves === true);
-    const onlyMoves = holds !== false || movesMatter && buildsKeepThePatch(patch, own, object, run2, { movesMatter: false, relabelsMatter }) !== false;
+    const onlyMoves = holds !== false || movesMatter && buildsKeepThePatch(patch, own2, object, run2, { movesMatter: false, relabelsMatter }) !== false;
     if (onlyMoves && narrowed && !kubeSystemRenamed)
       return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
     return { object };
@@ -39358,7 +39358,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const listings = run2.kustomizations;
   const real = realPath(file);
   const folder = (0, import_node_path7.dirname)(real);
-  const own = realPath((0, import_node_path7.resolve)(patch.file));
+  const own2 = realPath((0, import_node_path7.resolve)(patch.file));
   const listingFile = listings.filter((listing) => listing.resources.includes(real));
   if (listingFile.length !== 1)
     return false;
@@ -39367,11 +39367,11 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const keeps2 = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   let answer = "every";
   let patchOverlay;
-  if ((0, import_node_path7.dirname)(own) !== folder || realPath((0, import_node_path7.resolve)(base.file)) !== own) {
-    patchOverlay = listings.find((listing) => realPath((0, import_node_path7.resolve)(listing.file)) === own);
+  if ((0, import_node_path7.dirname)(own2) !== folder || realPath((0, import_node_path7.resolve)(base.file)) !== own2) {
+    patchOverlay = listings.find((listing) => realPath((0, import_node_path7.resolve)(listing.file)) === own2);
     if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(base.file))) !== folder)
       return false;
-    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path7.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path7.join)((0, import_node_path7.dirname)(own), name))).length !== 1)
+    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path7.basename)(own2)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path7.join)((0, import_node_path7.dirname)(own2), name))).length !== 1)
       return false;
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
       return false;
@@ -39393,7 +39393,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const relabels = (listing) => listing.mayRelabelNamespaces === true || listing.vars === true && varsRelabel;
   if (relabelsMatter && (listings.some(relabels) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
     return false;
-  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path7.dirname)(own), listings);
+  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path7.dirname)(own2), listings);
   if (builders === void 0)
     return false;
   const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
@@ -39403,7 +39403,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const unread = (resource, listing) => !readOrFile(resource, listings, namespacesDoNotMatter) && !(namespacesDoNotMatter && isRemote(resource, listing));
   if (listings.some((listing) => listing.resources.some((resource) => unread(resource, listing))))
     return false;
-  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path7.resolve)(overlay.file)))]);
+  const building = /* @__PURE__ */ new Set([own2, ...overlays.map((overlay) => realPath((0, import_node_path7.resolve)(overlay.file)))]);
   const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path7.resolve)(other.file))));
   if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
@@ -50948,14 +50948,14 @@ function checkBinding3(binding, run2) {
     }
     if (!params.namespaced || namespace !== "")
       continue;
-    const own = matchResourcesOf(binding).match;
+    const own2 = matchResourcesOf(binding).match;
     const constraints = spec.matchConstraints;
-    if (!matchesAll(own?.objectSelector) || !matchesAll(constraints?.objectSelector))
+    if (!matchesAll(own2?.objectSelector) || !matchesAll(constraints?.objectSelector))
       continue;
     const matched = clusterScopedTargets(run2.discovery, constraints?.resourceRules ?? []);
-    const bindingRules = own?.resourceRules ?? [];
+    const bindingRules = own2?.resourceRules ?? [];
     const narrowing = bindingRules.length === 0 ? void 0 : clusterScopedTargets(run2.discovery, bindingRules);
-    const exclusions = [constraints?.excludeResourceRules ?? [], own?.excludeResourceRules ?? []].map((rules2) => clusterScopedTargets(run2.discovery, rules2, false));
+    const exclusions = [constraints?.excludeResourceRules ?? [], own2?.excludeResourceRules ?? []].map((rules2) => clusterScopedTargets(run2.discovery, rules2, false));
     const operationsLeft = (key2, target) => [...target.operations].filter((operation) => (narrowing === void 0 || narrowing.get(key2)?.operations.has(operation) === true) && !exclusions.some((excluded) => excluded.get(key2)?.operations.has(operation) === true));
     const left2 = [...matched].filter(([key2, target]) => operationsLeft(key2, target).length > 0).map(([key2]) => key2).sort((a, b) => Number(b === "/nodes") - Number(a === "/nodes"));
     if (left2.length === 0)
@@ -52508,6 +52508,14 @@ function quoted(text) {
 function restIsEmpty(text) {
   return text.trim() === "" || /^ +#/.test(text);
 }
+function flowLine(value, depth) {
+  const reader = new FlowReader(value, 0);
+  reader.depth = depth;
+  const node = reader.node();
+  if (!restIsEmpty(value.slice(reader.at)))
+    fail2();
+  return node;
+}
 function setKey(object, key2, value) {
   if (key2 === "__proto__" || key2 === "<<" || Object.prototype.hasOwnProperty.call(object, key2))
     fail2();
@@ -53365,6 +53373,385 @@ var init_simple_yaml = __esm({
       /** Whether every line has been read. */
       done() {
         return this.line === void 0;
+      }
+    };
+  }
+});
+
+// dist/src/parse/common-yaml.js
+function decline() {
+  throw new NotSimple();
+}
+function own(object, key2, value) {
+  if (object[key2] !== void 0)
+    decline();
+  object[key2] = value;
+}
+function readCommonDocument(text, options = {}) {
+  if (DECLINED_CHARACTERS.test(text))
+    return void 0;
+  try {
+    const reader = new LineReader(text, options.skip);
+    const indent = reader.peek();
+    if (indent < 0 || reader.isItem())
+      return void 0;
+    const value = reader.mapping(indent);
+    return reader.peek() < 0 ? value : void 0;
+  } catch (error) {
+    if (error instanceof NotSimple)
+      return void 0;
+    throw error;
+  }
+}
+var DECLINED_CHARACTERS, OPENER, MAX_KEY_SPAN2, MAX_DEPTH3, NONE, SPACE, HASH, DASH, COLON, LineReader;
+var init_common_yaml = __esm({
+  "dist/src/parse/common-yaml.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_simple_yaml();
+    DECLINED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+    OPENER = /["'[{]/g;
+    MAX_KEY_SPAN2 = 1024;
+    MAX_DEPTH3 = 128;
+    NONE = /* @__PURE__ */ Symbol("no value on the line");
+    SPACE = 32;
+    HASH = 35;
+    DASH = 45;
+    COLON = 58;
+    LineReader = class {
+      text;
+      skip;
+      /** Where the next line to look at starts. */
+      pos = 0;
+      /** peek() has found the current content line (or the end) at `pos`: the fields below describe it. */
+      found = false;
+      /** The current content line's indentation (-1: no line left), where its content starts and where it ends (its line feed, or the text's end). */
+      indent = -1;
+      from = 0;
+      end = 0;
+      /** The last key read (readKey): its value and where what follows its colon starts. */
+      key = "";
+      restFrom = 0;
+      /** Where the key read last starts. */
+      keyAt = -1;
+      /** Where OPENER found a quote or bracket last, at or after a skipped line's start (-1: none left). */
+      opener = -2;
+      depth = 0;
+      constructor(text, skip2) {
+        this.text = text;
+        this.skip = skip2;
+      }
+      /** The indentation of the next line that is neither blank nor a comment, or -1 at the end. */
+      peek() {
+        if (this.found)
+          return this.indent;
+        const text = this.text;
+        const length = text.length;
+        let start = this.pos;
+        while (start < length) {
+          let at = start;
+          while (text.charCodeAt(at) === SPACE)
+            at++;
+          let end = text.indexOf("\n", at);
+          if (end < 0)
+            end = length;
+          if (at === end || text.charCodeAt(at) === HASH) {
+            start = end + 1;
+            continue;
+          }
+          this.pos = start;
+          this.indent = at - start;
+          this.from = at;
+          this.end = end;
+          this.found = true;
+          return this.indent;
+        }
+        this.pos = length;
+        this.indent = -1;
+        this.found = true;
+        return -1;
+      }
+      /** Moves past the current line. */
+      consume() {
+        this.pos = this.end + 1;
+        this.found = false;
+      }
+      /** `-` alone or before a space, at `at` of the current line. */
+      isItem(at = this.from) {
+        return this.text.charCodeAt(at) === DASH && (at + 1 === this.end || this.text.charCodeAt(at + 1) === SPACE);
+      }
+      /**
+       * Whether the current line holds `key:` at `at` (simple-yaml.ts's splitKey): then `key` and
+       * `restFrom` are set. A quoted key, or a key simple-yaml.ts refuses, is declined.
+       */
+      readKey(at) {
+        if (at === this.keyAt)
+          return true;
+        const text = this.text;
+        const first = text.charCodeAt(at);
+        if (first === 34 || first === 39) {
+          let close2;
+          try {
+            close2 = quoted(text.slice(at, this.end)).end;
+          } catch (error) {
+            if (error instanceof NotSimple)
+              return false;
+            throw error;
+          }
+          let after2 = at + close2;
+          while (text.charCodeAt(after2) === SPACE)
+            after2++;
+          if (text.charCodeAt(after2) === COLON)
+            decline();
+          return false;
+        }
+        if (!(first >= 97 && first <= 122 || first >= 65 && first <= 90 || first === 95))
+          return false;
+        let end = at + 1;
+        for (let c = text.charCodeAt(end); c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 45 && c <= 57 || c === 95; c = text.charCodeAt(++end))
+          ;
+        const keyEnd = end;
+        while (text.charCodeAt(end) === SPACE)
+          end++;
+        if (text.charCodeAt(end) !== COLON || end >= this.end)
+          return false;
+        if (end - at > MAX_KEY_SPAN2)
+          decline();
+        const after = end + 1;
+        if (after < this.end && text.charCodeAt(after) !== SPACE)
+          return false;
+        const key2 = text.slice(at, keyEnd);
+        if (typeof plainValue(key2) !== "string")
+          decline();
+        this.key = key2;
+        this.restFrom = after < this.end ? after + 1 : after;
+        this.keyAt = at;
+        return true;
+      }
+      mapping(indent) {
+        if (++this.depth > MAX_DEPTH3)
+          decline();
+        const object = {};
+        for (let at = this.peek(); at === indent; at = this.peek()) {
+          if (this.isItem())
+            break;
+          if (!this.readKey(this.from))
+            decline();
+          const key2 = this.key;
+          const restFrom = this.restFrom;
+          const end = this.end;
+          this.consume();
+          if (this.skip?.has(key2) === true && this.skipValue(restFrom, end, indent)) {
+            own(object, key2, SKIPPED);
+            continue;
+          }
+          const inline = this.inline(restFrom, end, indent);
+          own(object, key2, inline === NONE ? this.below(indent, true) : inline);
+        }
+        if (this.peek() > indent)
+          decline();
+        this.depth--;
+        return object;
+      }
+      sequence(indent) {
+        if (++this.depth > MAX_DEPTH3)
+          decline();
+        const items = [];
+        for (let at = this.peek(); at === indent; at = this.peek()) {
+          if (!this.isItem())
+            break;
+          const text = this.text;
+          let content = this.from + 1;
+          while (text.charCodeAt(content) === SPACE)
+            content++;
+          const end = this.end;
+          if (content >= end || text.charCodeAt(content) === HASH) {
+            this.consume();
+            items.push(this.below(indent, false));
+          } else if (this.isItem(content)) {
+            decline();
+          } else if (this.readKey(content)) {
+            this.indent = indent + (content - this.from);
+            this.from = content;
+            items.push(this.mapping(this.indent));
+          } else {
+            this.consume();
+            const inline = this.inline(content, end, indent);
+            items.push(inline === NONE ? null : inline);
+          }
+        }
+        if (this.peek() > indent)
+          decline();
+        this.depth--;
+        return items;
+      }
+      /** A block below a key or dash whose line has no value (a sequence may sit at the key's column), or null. */
+      below(indent, sequenceAtIndent) {
+        const next = this.peek();
+        if (next > indent) {
+          if (this.isItem())
+            return this.sequence(next);
+          if (this.readKey(this.from))
+            return this.mapping(next);
+          decline();
+        }
+        if (sequenceAtIndent && next === indent && this.isItem())
+          return this.sequence(indent);
+        return null;
+      }
+      /** The value that starts on the line of a key or dash at column `indent`, at `from` (before `end`), or NONE. */
+      inline(from, end, indent) {
+        const text = this.text;
+        while (text.charCodeAt(from) === SPACE)
+          from++;
+        if (from >= end)
+          return NONE;
+        const c = text.charCodeAt(from);
+        if (c === HASH)
+          return NONE;
+        if (c === 34 || c === 39) {
+          const line2 = text.slice(from, end);
+          if (closingQuote(line2, 1) < 0)
+            return this.quotedLines(line2, indent);
+          const read2 = quoted(line2);
+          if (!restIsEmpty(line2.slice(read2.end)))
+            decline();
+          return read2.value;
+        }
+        if (c === 91 || c === 123)
+          return flowLine(text.slice(from, end), this.depth);
+        if (c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 44 || c === 93 || c === 125 || c === 37 || c === 64 || c === 96 || c === 60 || c === 61)
+          decline();
+        let last = from;
+        let digits = c >= 49 && c <= 57;
+        for (let at = from; at < end; at++) {
+          const d = text.charCodeAt(at);
+          if (d === SPACE) {
+            if (text.charCodeAt(at + 1) === HASH)
+              break;
+            continue;
+          }
+          if (d === COLON && (at + 1 === end || text.charCodeAt(at + 1) === SPACE))
+            decline();
+          if (d < 48 || d > 57)
+            digits = false;
+          last = at + 1;
+        }
+        if ((c === DASH || c === 63 || c === COLON) && (last === from + 1 || text.charCodeAt(from + 1) === SPACE))
+          decline();
+        const plain2 = text.slice(from, last);
+        if (digits && last - from <= 15 && plain2.indexOf(" ") < 0)
+          return Number(plain2);
+        return plainValue(plain2);
+      }
+      /**
+       * A quoted scalar that opens on the line just read (`first`: from its quote to the line's end)
+       * and goes on over the next lines, under a node at column `indent`: simple-yaml.ts's
+       * quotedScalar, line for line, on offsets.
+       */
+      quotedLines(first, indent) {
+        const text = this.text;
+        const quote = first[0];
+        let piece = quotedPiece(quote, first.slice(1));
+        const pieces = [piece.escapedBreak ? piece.value : piece.value.slice(0, piece.value.length - piece.literalEnd)];
+        const breaks = [];
+        let joined = piece.escapedBreak;
+        let empty2 = 0;
+        let start = this.pos;
+        for (; ; ) {
+          if (start >= text.length)
+            decline();
+          const lineStart2 = start;
+          let at = start;
+          while (text.charCodeAt(at) === SPACE)
+            at++;
+          let lineEnd2 = text.indexOf("\n", at);
+          if (lineEnd2 < 0)
+            lineEnd2 = text.length;
+          start = lineEnd2 + 1;
+          if (at === lineEnd2) {
+            if (joined)
+              decline();
+            empty2++;
+            continue;
+          }
+          if (at - lineStart2 <= indent)
+            decline();
+          const line2 = text.slice(at, lineEnd2);
+          const close2 = closingQuote(quote + line2, 1);
+          piece = quotedPiece(quote, close2 < 0 ? line2 : line2.slice(0, close2 - 1));
+          const value = close2 < 0 && !piece.escapedBreak ? piece.value.slice(0, piece.value.length - piece.literalEnd) : piece.value;
+          if (joined)
+            pieces[pieces.length - 1] += value;
+          else {
+            pieces.push(value);
+            breaks.push(empty2);
+          }
+          empty2 = 0;
+          joined = piece.escapedBreak;
+          if (close2 >= 0) {
+            if (joined || !restIsEmpty(line2.slice(close2)))
+              decline();
+            this.pos = start;
+            this.found = false;
+            return fold(pieces, breaks);
+          }
+        }
+      }
+      /**
+       * Passes over the value of a skipped key at column `indent` (simple-yaml.ts's skipValue): false
+       * when that reader reads it instead (a value on the key's line that starts with a quote, a
+       * bracket or a node property, or a line that may leave a quote or bracket open).
+       */
+      skipValue(restFrom, end, indent) {
+        const text = this.text;
+        let value = restFrom;
+        while (text.charCodeAt(value) === SPACE)
+          value++;
+        const c = value < end ? text.charCodeAt(value) : -1;
+        const empty2 = c < 0 || c === HASH;
+        if (!empty2 && (c === 34 || c === 39 || c === 91 || c === 123 || c === 38 || c === 42 || c === 33))
+          return false;
+        const length = text.length;
+        let start = this.pos;
+        let after = start;
+        while (start < length) {
+          let at = start;
+          while (text.charCodeAt(at) === SPACE)
+            at++;
+          let lineEnd2 = text.indexOf("\n", at);
+          if (lineEnd2 < 0)
+            lineEnd2 = length;
+          const first = text.charCodeAt(at);
+          if (at === lineEnd2 || first === HASH) {
+            start = lineEnd2 + 1;
+            continue;
+          }
+          const lineIndent = at - start;
+          const deeper = lineIndent > indent || empty2 && lineIndent === indent && first === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
+          if (!deeper)
+            break;
+          if (this.openerBefore(at, lineEnd2) && mayOpenPastLine(text.slice(start, lineEnd2), lineIndent))
+            return false;
+          start = lineEnd2 + 1;
+          after = start;
+        }
+        this.pos = after;
+        this.found = false;
+        return true;
+      }
+      /** Whether a quote or bracket is in [from, to): found with one search ahead, reused while it lies ahead. */
+      openerBefore(from, to) {
+        if (this.opener === -1)
+          return false;
+        if (this.opener < from) {
+          OPENER.lastIndex = from;
+          const match = OPENER.exec(this.text);
+          this.opener = match === null ? -1 : match.index;
+          if (this.opener < 0)
+            return false;
+        }
+        return this.opener < to;
       }
     };
   }
@@ -54583,8 +54970,8 @@ function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
   try {
     const value = node.toJS(doc, { maxAliasCount: -1 });
     const handles = Object.entries(doc.directives?.tags ?? {}).some(([handle, prefix]) => handle !== "!!" || prefix !== "tag:yaml.org,2002:");
-    const own = doc.range && !handles ? text.slice(doc.range[0], doc.range[2]) : void 0;
-    return { value: own === void 0 || own.includes("binary") ? binaryAsText(value) : value };
+    const own2 = doc.range && !handles ? text.slice(doc.range[0], doc.range[2]) : void 0;
+    return { value: own2 === void 0 || own2.includes("binary") ? binaryAsText(value) : value };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const range = node.range ?? [0, 0, 0];
@@ -54765,7 +55152,8 @@ var init_yaml = __esm({
 function settleDocument(documentText2, settle) {
   if (!settle.admits(documentText2))
     return void 0;
-  const value = readSimpleDocument(documentText2, settle.skip === void 0 ? {} : { skip: settle.skip });
+  const options = settle.skip === void 0 ? {} : { skip: settle.skip };
+  const value = readCommonDocument(documentText2, options) ?? readSimpleDocument(documentText2, options);
   return value === void 0 ? void 0 : settle.value(value);
 }
 function documentValue(documentText2, byValue, start, lineBreakAfter) {
@@ -54793,6 +55181,7 @@ var init_read = __esm({
   "dist/src/parse/read.js"() {
     "use strict";
     init_import_meta_url();
+    init_common_yaml();
     init_simple_yaml();
     init_yaml();
   }
@@ -64686,10 +65075,10 @@ function shortEdits(fix) {
   return `${shown.join("; ")}${more2 > 0 ? `; and ${more2} more ${more2 === 1 ? "edit" : "edits"}` : ""}`;
 }
 function remedies(finding, fixes) {
-  const own = fixes?.(finding) ?? [];
-  if (own.length === 0)
+  const own2 = fixes?.(finding) ?? [];
+  if (own2.length === 0)
     return finding.help ? [[`fix: ${safeText(finding.help)}`]] : [];
-  return own.map((fix) => [`${fix.kind === "fix" ? "fix (--fix applies it)" : "suggestion"}: ${safeText(fix.description)}`, shortEdits(fix)]);
+  return own2.map((fix) => [`${fix.kind === "fix" ? "fix (--fix applies it)" : "suggestion"}: ${safeText(fix.description)}`, shortEdits(fix)]);
 }
 function formatStylish(report2, chalk2, options = {}) {
   const lines = [];
@@ -70554,8 +70943,8 @@ function namespaceExclusion(object, file, webhook) {
     return void 0;
   if (!object.defaulted.has(formatFieldPath([...webhook, "namespaceSelector"])))
     return void 0;
-  const own = valueAtPath(object.effective, [...webhook, "clientConfig", "service", "namespace"]);
-  const names2 = ["kube-system", ...typeof own === "string" && own !== "kube-system" && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(own) ? [own] : []];
+  const own2 = valueAtPath(object.effective, [...webhook, "clientConfig", "service", "namespace"]);
+  const names2 = ["kube-system", ...typeof own2 === "string" && own2 !== "kube-system" && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(own2) ? [own2] : []];
   const selector = { matchExpressions: [{ key: NAME_LABEL, operator: "NotIn", values: names2 }] };
   const edit = insertPair(file, object.manifest.documentIndex, [...object.manifest.basePath, ...webhook], "namespaceSelector", selector);
   if (edit === void 0)
@@ -70601,11 +70990,11 @@ var exclusion = (object, file, path, hint2) => {
   const webhook = webhookOf(path);
   if (webhook === void 0)
     return [];
-  const own = namespaceExclusion(object, file, webhook);
+  const own2 = namespaceExclusion(object, file, webhook);
   const others = hint2?.kind === "webhooks" ? hint2.alsoAt.map(webhookOf).filter((other) => other !== void 0) : [];
-  if (own === void 0 || others.length === 0)
-    return [own];
-  const all = [own, ...others.map((other) => namespaceExclusion(object, file, other))].filter((planned) => planned !== void 0);
+  if (own2 === void 0 || others.length === 0)
+    return [own2];
+  const all = [own2, ...others.map((other) => namespaceExclusion(object, file, other))].filter((planned) => planned !== void 0);
   return [together(all)];
 };
 function together(planned) {
@@ -70696,18 +71085,18 @@ function companionDefaults(path) {
   return [];
 }
 function implicitDefaults(object, file, ruleId, path) {
-  const own = explicitDefault(object, file, ruleId, path);
-  if (own === void 0)
+  const own2 = explicitDefault(object, file, ruleId, path);
+  if (own2 === void 0)
     return void 0;
   const others = companionDefaults(path).map((at) => ({ at, planned: explicitDefault(object, file, ruleId, at) })).filter((other) => other.planned !== void 0);
   if (others.length === 0)
-    return own;
+    return own2;
   const values = others.map(({ at }) => `${String(at[at.length - 1])}: ${String(valueAtPath(object.effective, at))}`);
   return {
-    ...own,
+    ...own2,
     description: `write failurePolicy: ${String(valueAtPath(object.effective, path))} and the other defaults left implicit (${values.join(", ")}): the API's values, so nothing changes`,
-    edits: [...own.edits, ...others.flatMap(({ planned }) => planned.edits)],
-    written: [...own.written, ...others.flatMap(({ planned }) => planned.written)]
+    edits: [...own2.edits, ...others.flatMap(({ planned }) => planned.edits)],
+    written: [...own2.written, ...others.flatMap(({ planned }) => planned.written)]
   };
 }
 function migration(object, file) {
@@ -70796,13 +71185,13 @@ function quoteBoolean(object, file, path, hint2) {
     const edit = replaceScalar(file, object.manifest.documentIndex, at, "");
     return edit && { place, edit, source: file.text.slice(edit.start, edit.end) };
   });
-  const own = places[0];
-  if (own === void 0)
+  const own2 = places[0];
+  if (own2 === void 0)
     return void 0;
   const quoted2 = places.filter((place) => place !== void 0);
   const more2 = quoted2.length - 1;
   return {
-    description: `quote ${own.source}${more2 > 0 ? ` (and in ${more2} more webhook${more2 === 1 ? "" : "s"})` : ""}: YAML 1.1 reads it as a boolean, and the API wants the string "${own.source}"`,
+    description: `quote ${own2.source}${more2 > 0 ? ` (and in ${more2} more webhook${more2 === 1 ? "" : "s"})` : ""}: YAML 1.1 reads it as a boolean, and the API wants the string "${own2.source}"`,
     kind: "fix",
     // Every place the finding counts, quoted: it is gone.
     resolves: quoted2.length === places.length,
@@ -71471,9 +71860,9 @@ function mergeOptions(base, top) {
     merged2.set(id, { ...merged2.get(id), ...values });
   return merged2;
 }
-function filesToLint(paths, config, cwd, own, notes) {
+function filesToLint(paths, config, cwd, own2, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path25.resolve)(cwd, path)));
+  const skip2 = new Set(own2.map((path) => (0, import_node_path25.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
@@ -71553,9 +71942,9 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   const kubeVersion = flags.kubeVersion ?? config.kubeVersion;
   const baseline = flags.baseline !== void 0 ? readBaseline(flags.baseline, cwd) : void 0;
   checkDestinations([...flags.output !== void 0 ? [{ flag: "--output", path: flags.output }] : [], ...flags.writeBaseline !== void 0 ? [{ flag: "--write-baseline", path: flags.writeBaseline }] : []], { paths: paths.length > 0 ? paths : ["."], config: config.path, baseline: flags.baseline }, cwd);
-  const own = [config.path, flags.baseline, flags.writeBaseline].filter((path) => path !== void 0);
+  const own2 = [config.path, flags.baseline, flags.writeBaseline].filter((path) => path !== void 0);
   const walkNotes = newWalkNotes();
-  const selected2 = filesToLint(paths.length > 0 ? paths : ["."], config, cwd, own, walkNotes);
+  const selected2 = filesToLint(paths.length > 0 ? paths : ["."], config, cwd, own2, walkNotes);
   writeInputNotes(walkNotes, io);
   if (selected2.files.length === 0 && !flags.allowEmpty) {
     const why = selected2.ignored > 0 ? `: the config's ignore patterns took all ${selected2.ignored}` : "";
@@ -71732,4 +72121,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 142e84d388a6d97e9ff8a47e61a276388af57f3f9d4b373e710a1c01f9aa3ef9
+//# admission-lint-build 142ad34aec8b74b07325e4aa9a1b4522fe702751cc074a89566eb6b2b1c14b44

@@ -14,7 +14,7 @@ import { psaWorkloadOf } from '../src/psa/workloads.js';
 import { readSimpleDocument, SKIPPED } from '../src/parse/simple-yaml.js';
 import { POD_SECURITY_UNREAD_KEYS } from '../src/psa/screen.js';
 import { GO_YAML } from '../src/parse/go-yaml-schema.js';
-import { form, renderForm } from './yaml-forms.js';
+import { form, keyArb, node, render, renderForm } from './yaml-forms.js';
 import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -104,25 +104,6 @@ function compareSkipping(texts: Iterable<string>, keys: ReadonlySet<string>): { 
     if (!agrees(skipped, expected.value, keys) && mismatches.length < 5) mismatches.push(`${text.slice(0, 300)}\n=> ${shown(skipped).slice(0, 300)}\nvs ${shown(expected.value).slice(0, 300)}`);
   }
   return { read, skippedSome, mismatches };
-}
-
-const tricky = ['e0', 'E5', 'e', 'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', '~', 'null', '', '0', '07', '08', '0x1F', '1_000', '1e3', '.5', '-1', '+2', '1:20', '2001-12-14', '.inf', '100m', 'nginx:1.27', '/healthz', 'a#b', 'a #b', "'q'", '"q"', "'it''s'", '"a # b"', '[a, b]', '["a, b"]', '{a: b}', '{a: b, c: 1}', '{a:b}', '[]', '{}', '- x', '*x', '&x y', '|', '=', '<<', 'a: b', 'x:', 'é', '0o7', '1.', '1.2.3', '12e', '+', '-.5', '.', 'Y', 'NaN', '00', '1-2', 'x #', '"x" #c', "'x'#c", '[e0, 07, yes]', '{e1: a}'];
-const safe = ['a', 'x', 'nginx:1.27', '100m', '8080', 'true', 'no', 'on', '~', '"q"', "'s'", '[a, 1]', '{k: v}', 'e1', 'e', '0', '07', 'a #c'];
-const scalar = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...tricky) }, { weight: 3, arbitrary: fc.constantFrom(...safe) });
-const keyArb = fc.constantFrom('a', 'b', 'c', 'd', 'e0', 'E1', 'name', '"q"', "'s'", 'true', 'y', '1', 'x.y/z', 'ünï', 'k-1', 'image');
-type Node = { t: 'map'; e: [string, Node][] } | { t: 'seq'; e: Node[] } | { t: 's'; v: string };
-const node = fc.letrec((tie) => ({
-  n: fc.oneof({ depthSize: 'small' }, fc.record({ t: fc.constant('s' as const), v: scalar }), fc.record({ t: fc.constant('map' as const), e: fc.array(fc.tuple(keyArb, tie('n') as fc.Arbitrary<Node>), { minLength: 1, maxLength: 3 }) }), fc.record({ t: fc.constant('seq' as const), e: fc.array(tie('n') as fc.Arbitrary<Node>, { minLength: 1, maxLength: 3 }) })),
-})).n as fc.Arbitrary<Node>;
-function render(n: Node, indent: number, compactSeq: boolean): string[] {
-  const pad = ' '.repeat(indent);
-  if (n.t === 'map') return n.e.flatMap(([k, v]) => (v.t === 's' ? [`${pad}${k}: ${v.v}`] : [`${pad}${k}:`, ...render(v, v.t === 'seq' && compactSeq ? indent : indent + 2, compactSeq)]));
-  if (n.t === 'seq') return n.e.flatMap((v) => {
-    if (v.t === 's') return [`${pad}- ${v.v}`];
-    const inner = render(v, indent + 2, compactSeq);
-    return [`${pad}- ${inner[0]!.trimStart()}`, ...inner.slice(1)];
-  });
-  return [`${pad}${n.v}`];
 }
 
 describe('the simple YAML reader', () => {

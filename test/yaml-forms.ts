@@ -52,3 +52,23 @@ export function renderForm(f: Form, indent: number): string {
   return ` ${f.v.first}\n${f.v.parts.map((part) => (part === '' ? '' : pad + part)).join('\n')}`;
 }
 
+
+/** Nested block mappings and sequences of keys and scalars, the scalars full of those YAML 1.1 reads as something other than strings. */
+const tricky = ['e0', 'E5', 'e', 'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', '~', 'null', '', '0', '07', '08', '0x1F', '1_000', '1e3', '.5', '-1', '+2', '1:20', '2001-12-14', '.inf', '100m', 'nginx:1.27', '/healthz', 'a#b', 'a #b', "'q'", '"q"', "'it''s'", '"a # b"', '[a, b]', '["a, b"]', '{a: b}', '{a: b, c: 1}', '{a:b}', '[]', '{}', '- x', '*x', '&x y', '|', '=', '<<', 'a: b', 'x:', 'é', '0o7', '1.', '1.2.3', '12e', '+', '-.5', '.', 'Y', 'NaN', '00', '1-2', 'x #', '"x" #c', "'x'#c", '[e0, 07, yes]', '{e1: a}', '65532', '123456789012345', '12345678901234567890', '1 2', '9:'];
+const safe = ['a', 'x', 'nginx:1.27', '100m', '8080', 'true', 'no', 'on', '~', '"q"', "'s'", '[a, 1]', '{k: v}', 'e1', 'e', '0', '07', 'a #c'];
+const scalar = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...tricky) }, { weight: 3, arbitrary: fc.constantFrom(...safe) });
+export const keyArb = fc.constantFrom('a', 'b', 'c', 'd', 'e0', 'E1', 'name', '"q"', "'s'", 'true', 'y', '1', 'x.y/z', 'ünï', 'k-1', 'image');
+export type Node = { t: 'map'; e: [string, Node][] } | { t: 'seq'; e: Node[] } | { t: 's'; v: string };
+export const node = fc.letrec((tie) => ({
+  n: fc.oneof({ depthSize: 'small' }, fc.record({ t: fc.constant('s' as const), v: scalar }), fc.record({ t: fc.constant('map' as const), e: fc.array(fc.tuple(keyArb, tie('n') as fc.Arbitrary<Node>), { minLength: 1, maxLength: 3 }) }), fc.record({ t: fc.constant('seq' as const), e: fc.array(tie('n') as fc.Arbitrary<Node>, { minLength: 1, maxLength: 3 }) })),
+})).n as fc.Arbitrary<Node>;
+export function render(n: Node, indent: number, compactSeq: boolean): string[] {
+  const pad = ' '.repeat(indent);
+  if (n.t === 'map') return n.e.flatMap(([k, v]) => (v.t === 's' ? [`${pad}${k}: ${v.v}`] : [`${pad}${k}:`, ...render(v, v.t === 'seq' && compactSeq ? indent : indent + 2, compactSeq)]));
+  if (n.t === 'seq') return n.e.flatMap((v) => {
+    if (v.t === 's') return [`${pad}- ${v.v}`];
+    const inner = render(v, indent + 2, compactSeq);
+    return [`${pad}- ${inner[0]!.trimStart()}`, ...inner.slice(1)];
+  });
+  return [`${pad}${n.v}`];
+}

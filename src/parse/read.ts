@@ -21,6 +21,7 @@
 import type { SourceFile } from '../load/sources.js';
 import type { Settled } from './prefilter.js';
 import type { PositionRecords } from './position-records.js';
+import { readCommonDocument } from './common-yaml.js';
 import { readSimpleDocument, readSimplePositions } from './simple-yaml.js';
 import { mayHoldAlias, parseFile, type ParsedFile } from './yaml.js';
 
@@ -61,7 +62,8 @@ export interface DocumentReads {
 /** What a document's value settles, when the fast reader reads it and the caller's test admits it. */
 export function settleDocument(documentText: string, settle: ValueSettle): Settled | undefined {
   if (!settle.admits(documentText)) return undefined;
-  const value = readSimpleDocument(documentText, settle.skip === undefined ? {} : { skip: settle.skip });
+  const options = settle.skip === undefined ? {} : { skip: settle.skip };
+  const value = readCommonDocument(documentText, options) ?? readSimpleDocument(documentText, options);
   return value === undefined ? undefined : settle.value(value);
 }
 

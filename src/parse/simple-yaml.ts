@@ -57,7 +57,8 @@ const ALIAS = /^\*([^\s,[\]{}]+)$/;
 const MAX_ALIAS_WORK = 20_000_000;
 const BLOCK_HEADER = /^([|>])(-?)(?: +#.*)?$/;
 
-class NotSimple extends Error {}
+/** Thrown where a document leaves this reader's subset (also by the helpers src/parse/common-yaml.ts shares). */
+export class NotSimple extends Error {}
 
 /** How far after an implicit key's start its `:` may be (YAML 1.2 §7.4.2, 1024 characters). */
 const MAX_KEY_SPAN = 1024;
@@ -109,7 +110,7 @@ const WORDS: ReadonlyMap<string, boolean | null> = new Map<string, boolean | nul
 ]);
 
 /** A plain scalar's value, as the full parse resolves it (go-yaml's rules); NotSimple for the forms this reader leaves to it. */
-function plainValue(text: string): unknown {
+export function plainValue(text: string): unknown {
   const c = text.charCodeAt(0);
   // Most scalars start with a letter: then only a word is a boolean or null (go-yaml never
   // reads a number there).
@@ -186,7 +187,7 @@ function decodeDouble(raw: string): { value: string; literalEnd: number; escaped
 }
 
 /** Where the quoted scalar that opens at `text[0]` closes on this line (the closing quote's index), or -1. */
-function closingQuote(text: string, from: number): number {
+export function closingQuote(text: string, from: number): number {
   const quote = text[0];
   for (let at = from; at < text.length; at++) {
     const c = text[at];
@@ -206,14 +207,14 @@ function closingQuote(text: string, from: number): number {
 }
 
 /** A quoted scalar's one-line piece, decoded. */
-function quotedPiece(quote: string, raw: string): { value: string; literalEnd: number; escapedBreak: boolean } {
+export function quotedPiece(quote: string, raw: string): { value: string; literalEnd: number; escapedBreak: boolean } {
   if (quote === '"') return decodeDouble(raw);
   const value = raw.replace(/''/g, "'");
   return { value, literalEnd: value.length - value.replace(/ +$/, '').length, escapedBreak: false };
 }
 
 /** The value of a quoted scalar written on one line at the start of `text`, and where it ends. */
-function quoted(text: string): { value: string; end: number } {
+export function quoted(text: string): { value: string; end: number } {
   const close = closingQuote(text, 1);
   if (close < 0) fail();
   const piece = quotedPiece(text[0]!, text.slice(1, close));
@@ -222,7 +223,7 @@ function quoted(text: string): { value: string; end: number } {
 }
 
 /** Nothing but spaces, or spaces and a comment, may follow a value. */
-function restIsEmpty(text: string): boolean {
+export function restIsEmpty(text: string): boolean {
   return text.trim() === '' || /^ +#/.test(text);
 }
 
@@ -352,7 +353,16 @@ class FlowReader {
   }
 }
 
-function setKey(object: Record<string, unknown>, key: string, value: unknown): void {
+/** A flow collection written on one line (`value` starts with its bracket), nested `depth` deep; NotSimple unless only spaces or a comment follow it. */
+export function flowLine(value: string, depth: number): unknown {
+  const reader = new FlowReader(value, 0);
+  reader.depth = depth;
+  const node = reader.node();
+  if (!restIsEmpty(value.slice(reader.at))) fail();
+  return node;
+}
+
+export function setKey(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__' || key === '<<' || Object.prototype.hasOwnProperty.call(object, key)) fail();
   object[key] = value;
 }
@@ -410,7 +420,7 @@ export function quotedEnd(text: string): number {
 }
 
 /** Folds the lines of a flow scalar (quoted or plain), each already stripped: a break is a space, n empty lines are n line feeds. */
-function fold(pieces: readonly string[], breaks: readonly number[]): string {
+export function fold(pieces: readonly string[], breaks: readonly number[]): string {
   let value = pieces[0]!;
   for (let i = 1; i < pieces.length; i++) value += (breaks[i - 1]! === 0 ? ' ' : '\n'.repeat(breaks[i - 1]!)) + pieces[i]!;
   return value;
@@ -436,7 +446,7 @@ export interface ReadOptions {
  * where YAML reads plain text or a block scalar's line (then the value is read, not skipped); it
  * says no only where nothing on the line is left open.
  */
-function mayOpenPastLine(raw: string, from: number): boolean {
+export function mayOpenPastLine(raw: string, from: number): boolean {
   if (!OPENERS.test(raw)) return false;
   let depth = 0;
   for (let at = from; at < raw.length; at++) {

@@ -1,0 +1,378 @@
+/**
+ * The quickest reader: the commonest block YAML of manifests (plain keys, one-line scalars and
+ * flow collections, block mappings and sequences indented with spaces), read on offsets into the
+ * document's text, a line at a time, without building a line or a string that is not a key or a
+ * value. It reads a subset of what src/parse/simple-yaml.ts reads, to the same value, and declines
+ * (undefined) everything else, which src/parse/read.ts then gives to that reader:
+ *
+ * - declined: tabs and carriage returns anywhere, quoted keys, anchors, aliases, tags, block
+ *   scalars, scalars over several lines (plain, quoted, or a scalar on the line below its key),
+ *   flow collections over several lines, and whatever simple-yaml.ts itself declines;
+ * - with keys skipped (ReadOptions.skip), a skipped value is passed over by indentation, as
+ *   simple-yaml.ts passes it over; where simple-yaml.ts reads one instead (a value on its key's
+ *   line that starts with a quote or a bracket), so does this reader.
+ *
+ * Its value is compared with simple-yaml.ts's on every document of the fixtures and corpora and on
+ * generated documents (test/common-yaml.test.ts).
+ */
+import { closingQuote, flowLine, fold, mayOpenPastLine, NotSimple, plainValue, quoted, quotedPiece, restIsEmpty, SKIPPED, type ReadOptions } from './simple-yaml.js';
+
+/**
+ * What this reader leaves to simple-yaml.ts before reading: what that reader leaves to `yaml`
+ * (control characters, the BOM, YAML 1.1's line breaks), and tabs and carriage returns.
+ */
+const DECLINED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+/** A quote or bracket: where one is on a line passed over, simple-yaml.ts's mayOpenPastLine decides. */
+const OPENER = /["'[{]/g;
+/** How far after an implicit key's start its `:` may be (as simple-yaml.ts). */
+const MAX_KEY_SPAN = 1024;
+/** Nesting this reader reads; deeper documents go to simple-yaml.ts (which reads to 256). */
+const MAX_DEPTH = 128;
+/** No value on the key's or dash's line. */
+const NONE: unique symbol = Symbol('no value on the line');
+
+const SPACE = 32;
+const HASH = 35;
+const DASH = 45;
+const COLON = 58;
+
+function decline(): never {
+  throw new NotSimple();
+}
+
+/**
+ * Sets a key of a mapping read here; a key it holds already (a duplicate, which `yaml` reports) is
+ * declined, and so is a key an object inherits (`__proto__`, `constructor`): no value read here
+ * is undefined.
+ */
+function own(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (object[key] !== undefined) decline();
+  object[key] = value;
+}
+
+class LineReader {
+  /** Where the next line to look at starts. */
+  private pos = 0;
+  /** peek() has found the current content line (or the end) at `pos`: the fields below describe it. */
+  private found = false;
+  /** The current content line's indentation (-1: no line left), where its content starts and where it ends (its line feed, or the text's end). */
+  private indent = -1;
+  private from = 0;
+  private end = 0;
+  /** The last key read (readKey): its value and where what follows its colon starts. */
+  private key = '';
+  private restFrom = 0;
+  /** Where the key read last starts. */
+  private keyAt = -1;
+  /** Where OPENER found a quote or bracket last, at or after a skipped line's start (-1: none left). */
+  private opener = -2;
+  private depth = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly skip: ReadonlySet<string> | undefined,
+  ) {}
+
+  /** The indentation of the next line that is neither blank nor a comment, or -1 at the end. */
+  peek(): number {
+    if (this.found) return this.indent;
+    const text = this.text;
+    const length = text.length;
+    let start = this.pos;
+    while (start < length) {
+      let at = start;
+      while (text.charCodeAt(at) === SPACE) at++;
+      let end = text.indexOf('\n', at);
+      if (end < 0) end = length;
+      if (at === end || text.charCodeAt(at) === HASH) {
+        start = end + 1;
+        continue;
+      }
+      this.pos = start;
+      this.indent = at - start;
+      this.from = at;
+      this.end = end;
+      this.found = true;
+      return this.indent;
+    }
+    this.pos = length;
+    this.indent = -1;
+    this.found = true;
+    return -1;
+  }
+
+  /** Moves past the current line. */
+  private consume(): void {
+    this.pos = this.end + 1;
+    this.found = false;
+  }
+
+  /** `-` alone or before a space, at `at` of the current line. */
+  isItem(at = this.from): boolean {
+    return this.text.charCodeAt(at) === DASH && (at + 1 === this.end || this.text.charCodeAt(at + 1) === SPACE);
+  }
+
+  /**
+   * Whether the current line holds `key:` at `at` (simple-yaml.ts's splitKey): then `key` and
+   * `restFrom` are set. A quoted key, or a key simple-yaml.ts refuses, is declined.
+   */
+  private readKey(at: number): boolean {
+    // A line is often asked twice (is it a key? then read it).
+    if (at === this.keyAt) return true;
+    const text = this.text;
+    const first = text.charCodeAt(at);
+    if (first === 34 || first === 39) {
+      // A quoted scalar followed by `:` is a key (declined); otherwise it is no key.
+      let close;
+      try {
+        close = quoted(text.slice(at, this.end)).end;
+      } catch (error) {
+        if (error instanceof NotSimple) return false;
+        throw error;
+      }
+      let after = at + close;
+      while (text.charCodeAt(after) === SPACE) after++;
+      if (text.charCodeAt(after) === COLON) decline();
+      return false;
+    }
+    if (!((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 95)) return false;
+    let end = at + 1;
+    for (let c = text.charCodeAt(end); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95; c = text.charCodeAt(++end));
+    const keyEnd = end;
+    while (text.charCodeAt(end) === SPACE) end++;
+    if (text.charCodeAt(end) !== COLON || end >= this.end) return false;
+    if (end - at > MAX_KEY_SPAN) decline();
+    const after = end + 1;
+    if (after < this.end && text.charCodeAt(after) !== SPACE) return false;
+    const key = text.slice(at, keyEnd);
+    if (typeof plainValue(key) !== 'string') decline();
+    this.key = key;
+    this.restFrom = after < this.end ? after + 1 : after;
+    this.keyAt = at;
+    return true;
+  }
+
+  mapping(indent: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) decline();
+    const object: Record<string, unknown> = {};
+    for (let at = this.peek(); at === indent; at = this.peek()) {
+      if (this.isItem()) break;
+      if (!this.readKey(this.from)) decline();
+      const key = this.key;
+      const restFrom = this.restFrom;
+      const end = this.end;
+      this.consume();
+      if (this.skip?.has(key) === true && this.skipValue(restFrom, end, indent)) {
+        own(object, key, SKIPPED);
+        continue;
+      }
+      const inline = this.inline(restFrom, end, indent);
+      own(object, key, inline === NONE ? this.below(indent, true) : inline);
+    }
+    // A deeper line here continues a value on its key's line (a plain scalar over lines): declined.
+    if (this.peek() > indent) decline();
+    this.depth--;
+    return object;
+  }
+
+  sequence(indent: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) decline();
+    const items: unknown[] = [];
+    for (let at = this.peek(); at === indent; at = this.peek()) {
+      if (!this.isItem()) break;
+      const text = this.text;
+      let content = this.from + 1;
+      while (text.charCodeAt(content) === SPACE) content++;
+      const end = this.end;
+      if (content >= end || text.charCodeAt(content) === HASH) {
+        this.consume();
+        items.push(this.below(indent, false));
+      } else if (this.isItem(content)) {
+        decline();
+      } else if (this.readKey(content)) {
+        // `- key: value`: a mapping whose keys are at the content's column; its first line is this one.
+        this.indent = indent + (content - this.from);
+        this.from = content;
+        items.push(this.mapping(this.indent));
+      } else {
+        this.consume();
+        const inline = this.inline(content, end, indent);
+        items.push(inline === NONE ? null : inline);
+      }
+    }
+    // (As in mapping: a deeper line continues an item's value.)
+    if (this.peek() > indent) decline();
+    this.depth--;
+    return items;
+  }
+
+  /** A block below a key or dash whose line has no value (a sequence may sit at the key's column), or null. */
+  private below(indent: number, sequenceAtIndent: boolean): unknown {
+    const next = this.peek();
+    if (next > indent) {
+      if (this.isItem()) return this.sequence(next);
+      if (this.readKey(this.from)) return this.mapping(next);
+      // A scalar on the lines below its key.
+      decline();
+    }
+    if (sequenceAtIndent && next === indent && this.isItem()) return this.sequence(indent);
+    return null;
+  }
+
+  /** The value that starts on the line of a key or dash at column `indent`, at `from` (before `end`), or NONE. */
+  private inline(from: number, end: number, indent: number): unknown {
+    const text = this.text;
+    while (text.charCodeAt(from) === SPACE) from++;
+    if (from >= end) return NONE;
+    const c = text.charCodeAt(from);
+    if (c === HASH) return NONE;
+    if (c === 34 || c === 39) {
+      const line = text.slice(from, end);
+      if (closingQuote(line, 1) < 0) return this.quotedLines(line, indent);
+      const read = quoted(line);
+      if (!restIsEmpty(line.slice(read.end))) decline();
+      return read.value;
+    }
+    // Flow collections on one line.
+    if (c === 91 || c === 123) return flowLine(text.slice(from, end), this.depth);
+    // Anchors, aliases, tags, block scalars and the other indicators.
+    if (c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 44 || c === 93 || c === 125 || c === 37 || c === 64 || c === 96 || c === 60 || c === 61) decline();
+    // A plain scalar ends at a comment (` #`) and its trailing spaces; `: ` in it is not YAML.
+    let last = from;
+    let digits = c >= 49 && c <= 57;
+    for (let at = from; at < end; at++) {
+      const d = text.charCodeAt(at);
+      if (d === SPACE) {
+        if (text.charCodeAt(at + 1) === HASH) break;
+        continue;
+      }
+      if (d === COLON && (at + 1 === end || text.charCodeAt(at + 1) === SPACE)) decline();
+      if (d < 48 || d > 57) digits = false;
+      last = at + 1;
+    }
+    // `-`, `?` and `:` alone or before a space are indicators.
+    if ((c === DASH || c === 63 || c === COLON) && (last === from + 1 || text.charCodeAt(from + 1) === SPACE)) decline();
+    const plain = text.slice(from, last);
+    // A decimal integer (no sign, no leading zero, no space) as go-yaml's ParseInt reads it, exactly below 2^53.
+    if (digits && last - from <= 15 && plain.indexOf(' ') < 0) return Number(plain);
+    return plainValue(plain);
+  }
+
+  /**
+   * A quoted scalar that opens on the line just read (`first`: from its quote to the line's end)
+   * and goes on over the next lines, under a node at column `indent`: simple-yaml.ts's
+   * quotedScalar, line for line, on offsets.
+   */
+  private quotedLines(first: string, indent: number): string {
+    const text = this.text;
+    const quote = first[0]!;
+    let piece = quotedPiece(quote, first.slice(1));
+    const pieces = [piece.escapedBreak ? piece.value : piece.value.slice(0, piece.value.length - piece.literalEnd)];
+    const breaks: number[] = [];
+    /** The last piece ended with an escaped line break: the next is joined to it, without folding. */
+    let joined = piece.escapedBreak;
+    let empty = 0;
+    let start = this.pos;
+    for (;;) {
+      if (start >= text.length) decline();
+      const lineStart = start;
+      let at = start;
+      while (text.charCodeAt(at) === SPACE) at++;
+      let lineEnd = text.indexOf('\n', at);
+      if (lineEnd < 0) lineEnd = text.length;
+      start = lineEnd + 1;
+      if (at === lineEnd) {
+        if (joined) decline();
+        empty++;
+        continue;
+      }
+      // Continuation lines deeper than the node's key or dash; others are left to simple-yaml.ts.
+      if (at - lineStart <= indent) decline();
+      const line = text.slice(at, lineEnd);
+      const close = closingQuote(quote + line, 1);
+      piece = quotedPiece(quote, close < 0 ? line : line.slice(0, close - 1));
+      const value = close < 0 && !piece.escapedBreak ? piece.value.slice(0, piece.value.length - piece.literalEnd) : piece.value;
+      if (joined) pieces[pieces.length - 1] += value;
+      else {
+        pieces.push(value);
+        breaks.push(empty);
+      }
+      empty = 0;
+      joined = piece.escapedBreak;
+      if (close >= 0) {
+        if (joined || !restIsEmpty(line.slice(close))) decline();
+        this.pos = start;
+        this.found = false;
+        return fold(pieces, breaks);
+      }
+    }
+  }
+
+  /**
+   * Passes over the value of a skipped key at column `indent` (simple-yaml.ts's skipValue): false
+   * when that reader reads it instead (a value on the key's line that starts with a quote, a
+   * bracket or a node property, or a line that may leave a quote or bracket open).
+   */
+  private skipValue(restFrom: number, end: number, indent: number): boolean {
+    const text = this.text;
+    let value = restFrom;
+    while (text.charCodeAt(value) === SPACE) value++;
+    const c = value < end ? text.charCodeAt(value) : -1;
+    const empty = c < 0 || c === HASH;
+    if (!empty && (c === 34 || c === 39 || c === 91 || c === 123 || c === 38 || c === 42 || c === 33)) return false;
+    const length = text.length;
+    let start = this.pos;
+    let after = start;
+    while (start < length) {
+      let at = start;
+      while (text.charCodeAt(at) === SPACE) at++;
+      let lineEnd = text.indexOf('\n', at);
+      if (lineEnd < 0) lineEnd = length;
+      const first = text.charCodeAt(at);
+      if (at === lineEnd || first === HASH) {
+        start = lineEnd + 1;
+        continue;
+      }
+      const lineIndent = at - start;
+      const deeper = lineIndent > indent || (empty && lineIndent === indent && first === DASH && (at + 1 === lineEnd || text.charCodeAt(at + 1) === SPACE));
+      if (!deeper) break;
+      if (this.openerBefore(at, lineEnd) && mayOpenPastLine(text.slice(start, lineEnd), lineIndent)) return false;
+      start = lineEnd + 1;
+      after = start;
+    }
+    this.pos = after;
+    this.found = false;
+    return true;
+  }
+
+  /** Whether a quote or bracket is in [from, to): found with one search ahead, reused while it lies ahead. */
+  private openerBefore(from: number, to: number): boolean {
+    if (this.opener === -1) return false;
+    if (this.opener < from) {
+      OPENER.lastIndex = from;
+      const match = OPENER.exec(this.text);
+      this.opener = match === null ? -1 : match.index;
+      if (this.opener < 0) return false;
+    }
+    return this.opener < to;
+  }
+}
+
+/**
+ * The value of one YAML document (its text, without `---` lines) when it is in this reader's
+ * subset and its root is a mapping, exactly as readSimpleDocument reads it; undefined otherwise.
+ */
+export function readCommonDocument(text: string, options: ReadOptions = {}): Record<string, unknown> | undefined {
+  if (DECLINED_CHARACTERS.test(text)) return undefined;
+  try {
+    const reader = new LineReader(text, options.skip);
+    const indent = reader.peek();
+    if (indent < 0 || reader.isItem()) return undefined;
+    const value = reader.mapping(indent);
+    // Lines left over (a shallower one after the root's, a document marker) mean it is not one document read here.
+    return reader.peek() < 0 ? value : undefined;
+  } catch (error) {
+    if (error instanceof NotSimple) return undefined;
+    throw error;
+  }
+}
