@@ -51947,6 +51947,9 @@ var init_kustomization = __esm({
 });
 
 // dist/src/parse/prefilter.js
+function spelledOtherwise(text) {
+  return text.includes("\\") ? SPELLED_OTHERWISE2.test(text) : text.includes("binary");
+}
 function contentStart(scanned, from, to) {
   for (let i = from; i < to; i++) {
     const c = scanned.codeAt(i);
@@ -52194,10 +52197,10 @@ function workloadDocuments(namespaces) {
         return true;
     return someNameIn(groups, (part) => text.includes(part));
   };
-  return (text) => SPELLED_OTHERWISE2.test(text) || WORKLOAD_KIND_PARTS.test(text) && named(text);
+  return (text) => spelledOtherwise(text) || WORKLOAD_KIND_PARTS.test(text) && named(text);
 }
 function mightBeWorkload(text) {
-  return WORKLOAD_KIND_PARTS.test(text) || SPELLED_OTHERWISE2.test(text);
+  return WORKLOAD_KIND_PARTS.test(text) || spelledOtherwise(text);
 }
 function countDocuments(buffer, from = 0) {
   const scanned = {
@@ -52257,7 +52260,7 @@ function countDocuments(buffer, from = 0) {
   return { documents, skipped: withContent };
 }
 function mightBeRead(text) {
-  return READ_KIND_PARTS.test(text) || SPELLED_OTHERWISE2.test(text);
+  return READ_KIND_PARTS.test(text) || spelledOtherwise(text);
 }
 function prefilter(text, reads = mightBeRead, settle, byValue) {
   if (text.includes(SUPPRESSION_MARK))
@@ -63710,6 +63713,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const reach = options.podSecurity === void 0 ? "none" : initialReach(settings2, options.podSecurity.kubeVersion);
   const checked = new CheckedNamespaces(settings2);
   const revisits = [];
+  let keptBytes = 0;
   const interned = /* @__PURE__ */ new Map();
   const intern = (name) => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches = [];
@@ -63753,11 +63757,12 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const revisit = reach === "labelled" && !checked.every && (checkedSoFar === 0 || found !== "none");
     const skimmed = skimBytes(raw.bytes, { workloads: every });
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
-    const remember = () => ({
-      path,
-      ...path === "-" ? { stdin: raw.bytes } : {},
-      ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {}
-    });
+    const remember = () => {
+      const keep = path === "-" || checkedSoFar > 0 && keptBytes + raw.bytes.length <= KEPT_BYTES;
+      if (keep && path !== "-")
+        keptBytes += raw.bytes.length;
+      return { path, ...keep ? { kept: raw } : {}, ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {} };
+    };
     if (skimmed !== void 0) {
       if (revisit && !patch)
         revisits.push(remember());
@@ -63898,7 +63903,7 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
       continue;
     let raw;
     try {
-      raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
+      raw = revisit.kept ?? readBytes(revisit.path, () => new Uint8Array());
     } catch (error) {
       if (error instanceof InputError)
         continue;
@@ -64052,7 +64057,7 @@ function readBundleWorkloads(path, text, into, unread) {
       into.push(workload);
   }
 }
-var import_node_path16, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path16, KEPT_BYTES, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
@@ -64079,6 +64084,7 @@ var init_load_run = __esm({
     init_errors();
     init_placeholder();
     init_private_keys();
+    KEPT_BYTES = 24 * 1024 * 1024;
     OBJECTS_BY_VALUE = {
       admits: () => true,
       positions: (text) => text.includes(ADMISSION_GROUP),
@@ -72121,4 +72127,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 142ad34aec8b74b07325e4aa9a1b4522fe702751cc074a89566eb6b2b1c14b44
+//# admission-lint-build 3c750eb45174efb4b3bd72575933e7dee677924351c479079a83c6bc30699d1e
