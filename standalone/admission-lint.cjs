@@ -52669,7 +52669,7 @@ var init_simple_yaml = __esm({
     FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
     NULL = /^(?:~|[Nn]ull|NULL)?$/;
     SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|<<)$/;
-    UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+    UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
     LONE_CR = /\r(?!\n)/;
     INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
     DASH_LIKE = /^[-?:](?:[ \t]|$)/;
@@ -53390,6 +53390,24 @@ function own(object, key2, value) {
     decline();
   object[key2] = value;
 }
+function closingQuoteFrom(text, from) {
+  const quote = text.charCodeAt(from);
+  for (let at = from + 1; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (quote === 34 && c === 92) {
+      at++;
+      continue;
+    }
+    if (c === quote) {
+      if (quote === 39 && text.charCodeAt(at + 1) === 39) {
+        at++;
+        continue;
+      }
+      return at;
+    }
+  }
+  return -1;
+}
 function readCommonDocument(text, options = {}) {
   if (DECLINED_CHARACTERS.test(text))
     return void 0;
@@ -53406,16 +53424,17 @@ function readCommonDocument(text, options = {}) {
     throw error;
   }
 }
-var DECLINED_CHARACTERS, OPENER, MAX_KEY_SPAN2, MAX_DEPTH3, NONE, SPACE, HASH, DASH, COLON, LineReader;
+var DECLINED_CHARACTERS, OPENER, MAX_KEY_SPAN2, MAX_DEPTH3, BLOCK_HEADER2, NONE, SPACE, HASH, DASH, COLON, LineReader;
 var init_common_yaml = __esm({
   "dist/src/parse/common-yaml.js"() {
     "use strict";
     init_import_meta_url();
     init_simple_yaml();
-    DECLINED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+    DECLINED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
     OPENER = /["'[{]/g;
     MAX_KEY_SPAN2 = 1024;
     MAX_DEPTH3 = 128;
+    BLOCK_HEADER2 = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?(?: *| +#.*)$/;
     NONE = /* @__PURE__ */ Symbol("no value on the line");
     SPACE = 32;
     HASH = 35;
@@ -53487,7 +53506,7 @@ var init_common_yaml = __esm({
        * Whether the current line holds `key:` at `at` (simple-yaml.ts's splitKey): then `key` and
        * `restFrom` are set. A quoted key, or a key simple-yaml.ts refuses, is declined.
        */
-      readKey(at) {
+      readKey(at, lineEnd2 = this.end) {
         if (at === this.keyAt)
           return true;
         const text = this.text;
@@ -53495,7 +53514,7 @@ var init_common_yaml = __esm({
         if (first === 34 || first === 39) {
           let close2;
           try {
-            close2 = quoted(text.slice(at, this.end)).end;
+            close2 = quoted(text.slice(at, lineEnd2)).end;
           } catch (error) {
             if (error instanceof NotSimple)
               return false;
@@ -53516,18 +53535,18 @@ var init_common_yaml = __esm({
         const keyEnd = end;
         while (text.charCodeAt(end) === SPACE)
           end++;
-        if (text.charCodeAt(end) !== COLON || end >= this.end)
+        if (text.charCodeAt(end) !== COLON || end >= lineEnd2)
           return false;
         if (end - at > MAX_KEY_SPAN2)
           decline();
         const after = end + 1;
-        if (after < this.end && text.charCodeAt(after) !== SPACE)
+        if (after < lineEnd2 && text.charCodeAt(after) !== SPACE)
           return false;
         const key2 = text.slice(at, keyEnd);
         if (typeof plainValue(key2) !== "string")
           decline();
         this.key = key2;
-        this.restFrom = after < this.end ? after + 1 : after;
+        this.restFrom = after < lineEnd2 ? after + 1 : after;
         this.keyAt = at;
         return true;
       }
@@ -53734,14 +53753,131 @@ var init_common_yaml = __esm({
           const deeper = lineIndent > indent || empty2 && lineIndent === indent && first === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
           if (!deeper)
             break;
-          if (this.openerBefore(at, lineEnd2) && mayOpenPastLine(text.slice(start, lineEnd2), lineIndent))
-            return false;
+          if (this.openerBefore(at, lineEnd2) && mayOpenPastLine(text.slice(start, lineEnd2), lineIndent)) {
+            const skimmed = this.skimValue(restFrom, end, indent, empty2);
+            if (skimmed === void 0)
+              return false;
+            after = skimmed;
+            break;
+          }
           start = lineEnd2 + 1;
           after = start;
         }
         this.pos = after;
         this.found = false;
         return true;
+      }
+      /**
+       * Where the value of a skipped key at column `indent` ends (the start of the first line after
+       * it), told from the block structure of its lines: each line a key or a dash is a node's line,
+       * whose value is nested below it, a block scalar or a plain scalar (the deeper lines below are
+       * its text), or a quoted scalar (which ends at its closing quote, over lines at any
+       * indentation). Undefined where a line is none of these forms (then the value is read as usual).
+       */
+      skimValue(restFrom, keyEnd, indent, empty2) {
+        const text = this.text;
+        const length = text.length;
+        let value = restFrom;
+        while (text.charCodeAt(value) === SPACE)
+          value++;
+        let textAbove = -1;
+        let start = keyEnd + 1;
+        if (!empty2) {
+          const next = this.skimNodeValue(value, keyEnd);
+          if (next === void 0 || next >= 0)
+            return void 0;
+          textAbove = indent;
+        }
+        let after = start;
+        while (start < length) {
+          let at = start;
+          while (text.charCodeAt(at) === SPACE)
+            at++;
+          let lineEnd2 = text.indexOf("\n", at);
+          if (lineEnd2 < 0)
+            lineEnd2 = length;
+          const first = text.charCodeAt(at);
+          if (at === lineEnd2 || first === HASH) {
+            start = lineEnd2 + 1;
+            continue;
+          }
+          const lineIndent = at - start;
+          const deeper = lineIndent > indent || empty2 && lineIndent === indent && first === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
+          if (!deeper)
+            break;
+          start = lineEnd2 + 1;
+          if (textAbove >= 0 && lineIndent > textAbove) {
+            after = start;
+            continue;
+          }
+          textAbove = -1;
+          let node = at;
+          let column = lineIndent;
+          let dashes = 0;
+          while (text.charCodeAt(node) === DASH && (node + 1 === lineEnd2 || text.charCodeAt(node + 1) === SPACE)) {
+            column = node - (at - lineIndent);
+            dashes++;
+            node++;
+            while (text.charCodeAt(node) === SPACE)
+              node++;
+          }
+          if (node >= lineEnd2 || text.charCodeAt(node) === HASH) {
+            after = start;
+            continue;
+          }
+          let nodeValue = node;
+          if (this.readKey(node, lineEnd2)) {
+            column = node - (at - lineIndent);
+            nodeValue = this.restFrom;
+            while (text.charCodeAt(nodeValue) === SPACE)
+              nodeValue++;
+            if (nodeValue >= lineEnd2 || text.charCodeAt(nodeValue) === HASH) {
+              after = start;
+              continue;
+            }
+          } else if (dashes === 0) {
+            return void 0;
+          }
+          const next = this.skimNodeValue(nodeValue, lineEnd2);
+          if (next === void 0)
+            return void 0;
+          if (next < 0)
+            textAbove = column;
+          else
+            start = next;
+          after = start;
+        }
+        return after;
+      }
+      /**
+       * The value of a node that starts at `from` on its line (ending at `lineEnd`): -1 for a plain or block scalar (the deeper lines below are its text), the start
+       * of the line after a quoted scalar or flow collection that closes with nothing but a comment
+       * after it, or undefined for the other forms.
+       */
+      skimNodeValue(from, lineEnd2) {
+        const text = this.text;
+        const c = text.charCodeAt(from);
+        if (c === 124 || c === 62)
+          return BLOCK_HEADER2.test(text.slice(from, lineEnd2)) ? -1 : void 0;
+        if (c === 34 || c === 39) {
+          const close2 = closingQuoteFrom(text, from);
+          if (close2 < 0)
+            return void 0;
+          let lineAfter = text.indexOf("\n", close2);
+          if (lineAfter < 0)
+            lineAfter = text.length;
+          return restIsEmpty(text.slice(close2 + 1, lineAfter)) ? lineAfter + 1 : void 0;
+        }
+        if (c === 91 || c === 123) {
+          const lineStart2 = text.lastIndexOf("\n", from) + 1;
+          return mayOpenPastLine(text.slice(lineStart2, lineEnd2), from - lineStart2) ? void 0 : lineEnd2 + 1;
+        }
+        if (c === 38 || c === 33 || c === 42 || c === 63 || c === COLON || c === 44 || c === 93 || c === 125 || c === 37 || c === 64 || c === 96)
+          return void 0;
+        const line2 = text.slice(from, lineEnd2);
+        const comment = line2.indexOf(" #");
+        const plain2 = comment < 0 ? line2 : line2.slice(0, comment);
+        return plain2.includes(": ") || plain2.trimEnd().endsWith(":") ? void 0 : -1;
       }
       /** Whether a quote or bracket is in [from, to): found with one search ahead, reused while it lies ahead. */
       openerBefore(from, to) {
@@ -63909,7 +64045,9 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
         continue;
       throw error;
     }
-    if (raw.tooLarge !== void 0 || !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : names2))
+    if (raw.tooLarge !== void 0)
+      continue;
+    if (revisit.namespaces === void 0 && !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : names2))
       continue;
     const text = decode(raw.bytes);
     if (text === null)
@@ -72127,4 +72265,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 3c750eb45174efb4b3bd72575933e7dee677924351c479079a83c6bc30699d1e
+//# admission-lint-build 8ced0eb9fbf4d76bbe27c3d8717d22a022309dbbd5641e31e9f41603969dbb58

@@ -409,6 +409,10 @@ describe('workloads that need no parse (src/psa/screen.ts)', () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: nginx\n';
     expect(needsNoParse(pod, () => undefined, DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
     expect(needsNoParse(`${pod}  hostPID: !!bool false\n`, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
+    // A no-break space is text to YAML (the key is `drop\u00a0`, not `drop`): JavaScript's trim would take it (attack s50a H1).
+    const dropsAll = (spaced: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  securityContext:\n    runAsNonRoot: true\n    seccompProfile: {type: RuntimeDefault}\n  containers:\n  - name: a\n    image: nginx\n    securityContext:\n      allowPrivilegeEscalation: false\n      capabilities: {${spaced}: [ALL]}\n`;
+    expect(needsNoParse(dropsAll('drop'), () => policyAt('restricted', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(true);
+    expect(needsNoParse(dropsAll('drop\u00a0'), () => policyAt('restricted', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
     expect(needsNoParse(`${pod}  hostPID: false\n`, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(true);
     expect(needsNoParse(pod, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(true);
     expect(needsNoParse(pod, () => policyAt('restricted', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);

@@ -18,7 +18,7 @@ type Flow = string | Flow[] | { [key: string]: Flow };
 const flow: fc.Arbitrary<Flow> = fc.letrec<{ f: Flow }>((tie) => ({
   f: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom('a', 'x-1', '--port=80', '-x', ':9', '"q, r"', "'s'", '1', 'yes', '~', 'e1', '1.5', '0644', 'a b', 'k8s.io/x', '"\\u0041"', '*x', '&a b', '!t x', ''),
+    fc.constantFrom('a', 'x-1', '--port=80', '-x', ':9', '"q, r"', "'s'", '1', 'yes', '~', 'e1', '1.5', '0644', 'a b', 'k8s.io/x', '"\\u0041"', '*x', '&a b', '!t x', '', 'a\u00a0'),
     fc.array(tie('f'), { maxLength: 3 }),
     fc.dictionary(fc.constantFrom('a', 'b', 'key', '"q"', 'y', '1'), tie('f'), { maxKeys: 3 }),
   ),
@@ -54,7 +54,7 @@ export function renderForm(f: Form, indent: number): string {
 
 
 /** Nested block mappings and sequences of keys and scalars, the scalars full of those YAML 1.1 reads as something other than strings. */
-const tricky = ['e0', 'E5', 'e', 'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', '~', 'null', '', '0', '07', '08', '0x1F', '1_000', '1e3', '.5', '-1', '+2', '1:20', '2001-12-14', '.inf', '100m', 'nginx:1.27', '/healthz', 'a#b', 'a #b', "'q'", '"q"', "'it''s'", '"a # b"', '[a, b]', '["a, b"]', '{a: b}', '{a: b, c: 1}', '{a:b}', '[]', '{}', '- x', '*x', '&x y', '|', '=', '<<', 'a: b', 'x:', 'é', '0o7', '1.', '1.2.3', '12e', '+', '-.5', '.', 'Y', 'NaN', '00', '1-2', 'x #', '"x" #c', "'x'#c", '[e0, 07, yes]', '{e1: a}', '65532', '123456789012345', '12345678901234567890', '1 2', '9:'];
+const tricky = ['e0', 'E5', 'e', 'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', '~', 'null', '', '0', '07', '08', '0x1F', '1_000', '1e3', '.5', '-1', '+2', '1:20', '2001-12-14', '.inf', '100m', 'nginx:1.27', '/healthz', 'a#b', 'a #b', "'q'", '"q"', "'it''s'", '"a # b"', '[a, b]', '["a, b"]', '{a: b}', '{a: b, c: 1}', '{a:b}', '[]', '{}', '- x', '*x', '&x y', '|', '=', '<<', 'a: b', 'x:', 'é', '0o7', '1.', '1.2.3', '12e', '+', '-.5', '.', 'Y', 'NaN', '00', '1-2', 'x #', '"x" #c', "'x'#c", '[e0, 07, yes]', '{e1: a}', '65532', '123456789012345', '12345678901234567890', '1 2', '9:', 'x\u00a0', '\u3000x', '"q"\u00a0', '[a]\u2003', '{a\u00a0: b}'];
 const safe = ['a', 'x', 'nginx:1.27', '100m', '8080', 'true', 'no', 'on', '~', '"q"', "'s'", '[a, 1]', '{k: v}', 'e1', 'e', '0', '07', 'a #c'];
 const scalar = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...tricky) }, { weight: 3, arbitrary: fc.constantFrom(...safe) });
 export const keyArb = fc.constantFrom('a', 'b', 'c', 'd', 'e0', 'E1', 'name', '"q"', "'s'", 'true', 'y', '1', 'x.y/z', 'ünï', 'k-1', 'image');

@@ -463,7 +463,10 @@ function readLaterWorkloads(
       if (error instanceof InputError) continue;
       throw error;
     }
-    if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
+    if (raw.tooLarge !== undefined) continue;
+    // Namespace values the first pass read come from a file that names a workload kind, and one of
+    // them is checked (above, unless every namespace is): bytesMayHoldWorkload would say yes again.
+    if (revisit.namespaces === undefined && !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
     const text = decode(raw.bytes);
     if (text === null) continue;
     // The documents this pass reads; others a whole parse may return are left to the first pass.

@@ -9,25 +9,33 @@
  *   scalars, scalars over several lines (plain, quoted, or a scalar on the line below its key),
  *   flow collections over several lines, and whatever simple-yaml.ts itself declines;
  * - with keys skipped (ReadOptions.skip), a skipped value is passed over by indentation, as
- *   simple-yaml.ts passes it over; where simple-yaml.ts reads one instead (a value on its key's
- *   line that starts with a quote or a bracket), so does this reader.
+ *   simple-yaml.ts passes it over. Where a line of it may leave a quote or bracket open,
+ *   simple-yaml.ts reads the value instead; this reader passes over it by its block structure
+ *   (skimValue: a block scalar's text, a plain scalar's, a quoted scalar to its closing quote at
+ *   any indentation, as go-yaml reads it), and reads it only where that structure is not one of
+ *   these. A value on its key's line that starts with a quote or a bracket is read, as there.
  *
- * Its value is compared with simple-yaml.ts's on every document of the fixtures and corpora and on
- * generated documents (test/common-yaml.test.ts).
+ * Its value is simple-yaml.ts's (but for values it skips where that reader reads them) and
+ * `yaml`'s: compared on every document of the fixtures and corpora and on generated documents
+ * (test/common-yaml.test.ts), and with kubectl's on generated skipped values
+ * (test/simple-yaml-kubectl.test.ts).
  */
 import { closingQuote, flowLine, fold, mayOpenPastLine, NotSimple, plainValue, quoted, quotedPiece, restIsEmpty, SKIPPED, type ReadOptions } from './simple-yaml.js';
 
 /**
  * What this reader leaves to simple-yaml.ts before reading: what that reader leaves to `yaml`
- * (control characters, the BOM, YAML 1.1's line breaks), and tabs and carriage returns.
+ * (control characters, the BOM, YAML 1.1's line breaks, the spaces JavaScript's trim takes and
+ * YAML does not), and tabs and carriage returns.
  */
-const DECLINED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+const DECLINED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 /** A quote or bracket: where one is on a line passed over, simple-yaml.ts's mayOpenPastLine decides. */
 const OPENER = /["'[{]/g;
 /** How far after an implicit key's start its `:` may be (as simple-yaml.ts). */
 const MAX_KEY_SPAN = 1024;
 /** Nesting this reader reads; deeper documents go to simple-yaml.ts (which reads to 256). */
 const MAX_DEPTH = 128;
+/** A block scalar's header (an indentation or chomping indicator, a comment): skimValue passes over its text. */
+const BLOCK_HEADER = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?(?: *| +#.*)$/;
 /** No value on the key's or dash's line. */
 const NONE: unique symbol = Symbol('no value on the line');
 
@@ -48,6 +56,29 @@ function decline(): never {
 function own(object: Record<string, unknown>, key: string, value: unknown): void {
   if (object[key] !== undefined) decline();
   object[key] = value;
+}
+
+/**
+ * Where the quoted scalar that opens at `from` closes (the index of its closing quote), over as
+ * many lines as it takes; -1 when it does not.
+ */
+function closingQuoteFrom(text: string, from: number): number {
+  const quote = text.charCodeAt(from);
+  for (let at = from + 1; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (quote === 34 && c === 92) {
+      at++;
+      continue;
+    }
+    if (c === quote) {
+      if (quote === 39 && text.charCodeAt(at + 1) === 39) {
+        at++;
+        continue;
+      }
+      return at;
+    }
+  }
+  return -1;
 }
 
 class LineReader {
@@ -116,7 +147,7 @@ class LineReader {
    * Whether the current line holds `key:` at `at` (simple-yaml.ts's splitKey): then `key` and
    * `restFrom` are set. A quoted key, or a key simple-yaml.ts refuses, is declined.
    */
-  private readKey(at: number): boolean {
+  private readKey(at: number, lineEnd = this.end): boolean {
     // A line is often asked twice (is it a key? then read it).
     if (at === this.keyAt) return true;
     const text = this.text;
@@ -125,7 +156,7 @@ class LineReader {
       // A quoted scalar followed by `:` is a key (declined); otherwise it is no key.
       let close;
       try {
-        close = quoted(text.slice(at, this.end)).end;
+        close = quoted(text.slice(at, lineEnd)).end;
       } catch (error) {
         if (error instanceof NotSimple) return false;
         throw error;
@@ -140,14 +171,14 @@ class LineReader {
     for (let c = text.charCodeAt(end); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95; c = text.charCodeAt(++end));
     const keyEnd = end;
     while (text.charCodeAt(end) === SPACE) end++;
-    if (text.charCodeAt(end) !== COLON || end >= this.end) return false;
+    if (text.charCodeAt(end) !== COLON || end >= lineEnd) return false;
     if (end - at > MAX_KEY_SPAN) decline();
     const after = end + 1;
-    if (after < this.end && text.charCodeAt(after) !== SPACE) return false;
+    if (after < lineEnd && text.charCodeAt(after) !== SPACE) return false;
     const key = text.slice(at, keyEnd);
     if (typeof plainValue(key) !== 'string') decline();
     this.key = key;
-    this.restFrom = after < this.end ? after + 1 : after;
+    this.restFrom = after < lineEnd ? after + 1 : after;
     this.keyAt = at;
     return true;
   }
@@ -336,13 +367,127 @@ class LineReader {
       const lineIndent = at - start;
       const deeper = lineIndent > indent || (empty && lineIndent === indent && first === DASH && (at + 1 === lineEnd || text.charCodeAt(at + 1) === SPACE));
       if (!deeper) break;
-      if (this.openerBefore(at, lineEnd) && mayOpenPastLine(text.slice(start, lineEnd), lineIndent)) return false;
+      if (this.openerBefore(at, lineEnd) && mayOpenPastLine(text.slice(start, lineEnd), lineIndent)) {
+        // Whether the quote or bracket is open past its line depends on what the lines above it
+        // are (a block scalar's text, a plain scalar's, a key's value): told from their structure.
+        const skimmed = this.skimValue(restFrom, end, indent, empty);
+        if (skimmed === undefined) return false;
+        after = skimmed;
+        break;
+      }
       start = lineEnd + 1;
       after = start;
     }
     this.pos = after;
     this.found = false;
     return true;
+  }
+
+  /**
+   * Where the value of a skipped key at column `indent` ends (the start of the first line after
+   * it), told from the block structure of its lines: each line a key or a dash is a node's line,
+   * whose value is nested below it, a block scalar or a plain scalar (the deeper lines below are
+   * its text), or a quoted scalar (which ends at its closing quote, over lines at any
+   * indentation). Undefined where a line is none of these forms (then the value is read as usual).
+   */
+  private skimValue(restFrom: number, keyEnd: number, indent: number, empty: boolean): number | undefined {
+    const text = this.text;
+    const length = text.length;
+    let value = restFrom;
+    while (text.charCodeAt(value) === SPACE) value++;
+    /** Lines deeper than this column are a scalar's text (-1: none is open). */
+    let textAbove = -1;
+    let start = keyEnd + 1;
+    if (!empty) {
+      // On the key's line: a plain scalar or a block scalar's header (skipValue read the others).
+      const next = this.skimNodeValue(value, keyEnd);
+      if (next === undefined || next >= 0) return undefined;
+      textAbove = indent;
+    }
+    let after = start;
+    while (start < length) {
+      let at = start;
+      while (text.charCodeAt(at) === SPACE) at++;
+      let lineEnd = text.indexOf('\n', at);
+      if (lineEnd < 0) lineEnd = length;
+      const first = text.charCodeAt(at);
+      if (at === lineEnd || first === HASH) {
+        start = lineEnd + 1;
+        continue;
+      }
+      const lineIndent = at - start;
+      const deeper = lineIndent > indent || (empty && lineIndent === indent && first === DASH && (at + 1 === lineEnd || text.charCodeAt(at + 1) === SPACE));
+      if (!deeper) break;
+      start = lineEnd + 1;
+      if (textAbove >= 0 && lineIndent > textAbove) {
+        after = start;
+        continue;
+      }
+      textAbove = -1;
+      // A node's line: dashes, then a key and its value, or an item's value.
+      let node = at;
+      let column = lineIndent;
+      let dashes = 0;
+      while (text.charCodeAt(node) === DASH && (node + 1 === lineEnd || text.charCodeAt(node + 1) === SPACE)) {
+        column = node - (at - lineIndent);
+        dashes++;
+        node++;
+        while (text.charCodeAt(node) === SPACE) node++;
+      }
+      if (node >= lineEnd || text.charCodeAt(node) === HASH) {
+        after = start;
+        continue;
+      }
+      let nodeValue = node;
+      if (this.readKey(node, lineEnd)) {
+        column = node - (at - lineIndent);
+        nodeValue = this.restFrom;
+        while (text.charCodeAt(nodeValue) === SPACE) nodeValue++;
+        if (nodeValue >= lineEnd || text.charCodeAt(nodeValue) === HASH) {
+          after = start;
+          continue;
+        }
+      } else if (dashes === 0) {
+        // A scalar below its key, a key this reader does not read: not told here.
+        return undefined;
+      }
+      const next = this.skimNodeValue(nodeValue, lineEnd);
+      if (next === undefined) return undefined;
+      if (next < 0) textAbove = column;
+      else start = next;
+      after = start;
+    }
+    return after;
+  }
+
+  /**
+   * The value of a node that starts at `from` on its line (ending at `lineEnd`): -1 for a plain or block scalar (the deeper lines below are its text), the start
+   * of the line after a quoted scalar or flow collection that closes with nothing but a comment
+   * after it, or undefined for the other forms.
+   */
+  private skimNodeValue(from: number, lineEnd: number): number | undefined {
+    const text = this.text;
+    const c = text.charCodeAt(from);
+    if (c === 124 || c === 62) return BLOCK_HEADER.test(text.slice(from, lineEnd)) ? -1 : undefined;
+    if (c === 34 || c === 39) {
+      const close = closingQuoteFrom(text, from);
+      if (close < 0) return undefined;
+      let lineAfter = text.indexOf('\n', close);
+      if (lineAfter < 0) lineAfter = text.length;
+      // Only a comment may follow (`"a": b` is a key this reader does not read).
+      return restIsEmpty(text.slice(close + 1, lineAfter)) ? lineAfter + 1 : undefined;
+    }
+    if (c === 91 || c === 123) {
+      const lineStart = text.lastIndexOf('\n', from) + 1;
+      return mayOpenPastLine(text.slice(lineStart, lineEnd), from - lineStart) ? undefined : lineEnd + 1;
+    }
+    // Node properties, aliases and the other indicators: not told here.
+    if (c === 38 || c === 33 || c === 42 || c === 63 || c === COLON || c === 44 || c === 93 || c === 125 || c === 37 || c === 64 || c === 96) return undefined;
+    // A plain scalar; `: ` in it is a key this reader does not read.
+    const line = text.slice(from, lineEnd);
+    const comment = line.indexOf(' #');
+    const plain = comment < 0 ? line : line.slice(0, comment);
+    return plain.includes(': ') || plain.trimEnd().endsWith(':') ? undefined : -1;
   }
 
   /** Whether a quote or bracket is in [from, to): found with one search ahead, reused while it lies ahead. */

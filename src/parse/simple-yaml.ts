@@ -40,9 +40,11 @@ const NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|<<)$/;
 /**
  * Characters this reader leaves to `yaml`: control characters (besides tab, line feed and a
- * carriage return before a line feed), the BOM, and the line breaks YAML 1.1 adds (NEL, LS, PS).
+ * carriage return before a line feed), the BOM, the line breaks YAML 1.1 adds (NEL, LS, PS), and
+ * the spaces that are not YAML's (no-break, ideographic, …): YAML reads them as text, and
+ * JavaScript's trim, which this reader uses, would take them away (attack s50a H1-H3).
  */
-const UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+const UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 const LONE_CR = /\r(?!\n)/;
 /** Characters a plain scalar may not start with (indicators), besides those that start numbers. */
 const INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
