@@ -102,6 +102,7 @@ class LineReader {
   constructor(
     private readonly text: string,
     private readonly skip: ReadonlySet<string> | undefined,
+    private readonly skipWithout: ReadonlyMap<string, readonly string[]> | undefined,
   ) {}
 
   /** The indentation of the next line that is neither blank nor a comment, or -1 at the end. */
@@ -194,6 +195,11 @@ class LineReader {
       const end = this.end;
       this.consume();
       if (this.skip?.has(key) === true && this.skipValue(restFrom, end, indent)) {
+        own(object, key, SKIPPED);
+        continue;
+      }
+      const needles = this.skipWithout?.get(key);
+      if (needles !== undefined && this.skipValueWithout(needles, restFrom, end, indent)) {
         own(object, key, SKIPPED);
         continue;
       }
@@ -384,6 +390,41 @@ class LineReader {
   }
 
   /**
+   * skipValue for a key of ReadOptions.skipWithout: passed over only when the text from its colon
+   * to the value's end holds none of `needles`, nor what could spell or bring a key (an escape,
+   * an alias, a tag); else it is left where it was, to be read.
+   */
+  private skipValueWithout(needles: readonly string[], restFrom: number, end: number, indent: number): boolean {
+    const from = this.pos;
+    if (!this.skipValue(restFrom, end, indent)) return false;
+    const to = this.pos;
+    for (const needle of [...needles, '\\', '*', '!']) {
+      if (this.occurs(needle, restFrom, to)) {
+        this.pos = from;
+        this.found = false;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Per needle of skipValueWithout, where the last search started and where it found the needle
+   * (-1: nowhere after): searched again only once passed, so linear in the text.
+   */
+  private readonly searched = new Map<string, { readonly from: number; readonly at: number }>();
+
+  /** Whether `needle` occurs in [from, to). */
+  private occurs(needle: string, from: number, to: number): boolean {
+    let last = this.searched.get(needle);
+    if (last === undefined || last.from > from || (last.at >= 0 && last.at < from)) {
+      last = { from, at: this.text.indexOf(needle, from) };
+      this.searched.set(needle, last);
+    }
+    return last.at >= 0 && last.at < to;
+  }
+
+  /**
    * Where the value of a skipped key at column `indent` ends (the start of the first line after
    * it), told from the block structure of its lines: each line a key or a dash is a node's line,
    * whose value is nested below it, a block scalar or a plain scalar (the deeper lines below are
@@ -510,7 +551,7 @@ class LineReader {
 export function readCommonDocument(text: string, options: ReadOptions = {}): Record<string, unknown> | undefined {
   if (DECLINED_CHARACTERS.test(text)) return undefined;
   try {
-    const reader = new LineReader(text, options.skip);
+    const reader = new LineReader(text, options.skip, options.skipWithout);
     const indent = reader.peek();
     if (indent < 0 || reader.isItem()) return undefined;
     const value = reader.mapping(indent);
