@@ -53424,7 +53424,7 @@ function readCommonDocument(text, options = {}) {
     throw error;
   }
 }
-var DECLINED_CHARACTERS, OPENER, MAX_KEY_SPAN2, MAX_DEPTH3, BLOCK_HEADER2, NONE, SPACE, HASH, DASH, COLON, LineReader;
+var DECLINED_CHARACTERS, OPENER, MAX_KEY_SPAN2, MAX_DEPTH3, BLOCK_HEADER2, PLAIN_TEXT, BLOCK_TEXT, KNOWN_ESCAPE, NONE, SPACE, HASH, DASH, COLON, LineReader;
 var init_common_yaml = __esm({
   "dist/src/parse/common-yaml.js"() {
     "use strict";
@@ -53435,6 +53435,9 @@ var init_common_yaml = __esm({
     MAX_KEY_SPAN2 = 1024;
     MAX_DEPTH3 = 128;
     BLOCK_HEADER2 = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?(?: *| +#.*)$/;
+    PLAIN_TEXT = -1;
+    BLOCK_TEXT = -2;
+    KNOWN_ESCAPE = /\\(?:[0abt\tnvfre "/\\N_LP\n]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/g;
     NONE = /* @__PURE__ */ Symbol("no value on the line");
     SPACE = 32;
     HASH = 35;
@@ -53821,12 +53824,15 @@ var init_common_yaml = __esm({
         while (text.charCodeAt(value) === SPACE)
           value++;
         let textAbove = -1;
+        let textKind = PLAIN_TEXT;
+        let blockIndent = -1;
         let start = keyEnd + 1;
         if (!empty2) {
           const next = this.skimNodeValue(value, keyEnd);
           if (next === void 0 || next >= 0)
             return void 0;
           textAbove = indent;
+          textKind = next;
         }
         let after = start;
         while (start < length) {
@@ -53838,6 +53844,8 @@ var init_common_yaml = __esm({
             lineEnd2 = length;
           const first = text.charCodeAt(at);
           if (at === lineEnd2 || first === HASH) {
+            if (first === HASH && textAbove >= 0 && (textKind === PLAIN_TEXT || at - start <= textAbove || blockIndent >= 0 && at - start < blockIndent))
+              textAbove = -1;
             start = lineEnd2 + 1;
             continue;
           }
@@ -53848,6 +53856,18 @@ var init_common_yaml = __esm({
           start = lineEnd2 + 1;
           if (textAbove >= 0 && lineIndent > textAbove) {
             after = start;
+            if (textKind === BLOCK_TEXT) {
+              if (blockIndent < 0)
+                blockIndent = lineIndent;
+              else if (lineIndent < blockIndent)
+                return void 0;
+            } else {
+              const line2 = text.slice(at, lineEnd2);
+              if (line2.includes(": ") || line2.trimEnd().endsWith(":"))
+                return void 0;
+              if (line2.includes(" #"))
+                textAbove = -1;
+            }
             continue;
           }
           textAbove = -1;
@@ -53881,27 +53901,32 @@ var init_common_yaml = __esm({
           const next = this.skimNodeValue(nodeValue, lineEnd2);
           if (next === void 0)
             return void 0;
-          if (next < 0)
+          if (next < 0) {
             textAbove = column;
-          else
+            textKind = next;
+            blockIndent = -1;
+          } else
             start = next;
           after = start;
         }
         return after;
       }
       /**
-       * The value of a node that starts at `from` on its line (ending at `lineEnd`): -1 for a plain or block scalar (the deeper lines below are its text), the start
-       * of the line after a quoted scalar or flow collection that closes with nothing but a comment
+       * The value of a node that starts at `from` on its line (ending at `lineEnd`): PLAIN_TEXT or
+       * BLOCK_TEXT for a plain or block scalar (the deeper lines below are its text), the start of
+       * the line after a quoted scalar or flow collection that closes with nothing but a comment
        * after it, or undefined for the other forms.
        */
       skimNodeValue(from, lineEnd2) {
         const text = this.text;
         const c = text.charCodeAt(from);
         if (c === 124 || c === 62)
-          return BLOCK_HEADER2.test(text.slice(from, lineEnd2)) ? -1 : void 0;
+          return BLOCK_HEADER2.test(text.slice(from, lineEnd2)) ? BLOCK_TEXT : void 0;
         if (c === 34 || c === 39) {
           const close2 = closingQuoteFrom(text, from);
           if (close2 < 0)
+            return void 0;
+          if (c === 34 && text.slice(from, close2).replace(KNOWN_ESCAPE, "").includes("\\"))
             return void 0;
           let lineAfter = text.indexOf("\n", close2);
           if (lineAfter < 0)
@@ -53917,7 +53942,7 @@ var init_common_yaml = __esm({
         const line2 = text.slice(from, lineEnd2);
         const comment = line2.indexOf(" #");
         const plain2 = comment < 0 ? line2 : line2.slice(0, comment);
-        return plain2.includes(": ") || plain2.trimEnd().endsWith(":") ? void 0 : -1;
+        return plain2.includes(": ") || plain2.trimEnd().endsWith(":") ? void 0 : PLAIN_TEXT;
       }
       /** Whether a quote or bracket is in [from, to): found with one search ahead, reused while it lies ahead. */
       openerBefore(from, to) {
@@ -72307,4 +72332,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 45244df1551ca253b8ca734a8255917613caebe4f74a735142f1821395ae48af
+//# admission-lint-build e7b23f4b70e9952bbfeaa726aa2285bfcaa8609ae8efea83e0d4aceebb5df3b1

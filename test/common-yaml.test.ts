@@ -222,6 +222,13 @@ describe('the common YAML reader', () => {
     expect(readCommonDocument('ports:\n- containerPort: 80 # host\nx: 1\n', host)).toEqual({ ports: [{ containerPort: 80 }], x: 1 });
     expect(readCommonDocument('ports:\n- containerPort: 80\n  "\\x68ostPort": 80\nx: 1\n', host)).toBeUndefined();
     expect(readCommonDocument('ports:\n- ! containerPort: 80\nx: 1\n', host)).toBeUndefined();
+    // What kubectl refuses in a skipped value is left to the full parse to report, as simple-yaml.ts
+    // leaves it (attack s50b R1): `: ` in a plain scalar's line, an unknown escape, text under a
+    // comment that ended a block scalar.
+    for (const text of ['env:\n- name: A\n  value: a "b\n    c: d\nhostNetwork: true\n', 'env:\n- name: A\n  value: "a\\q\n    b"\nhostNetwork: true\n', 'env: |\n\n   \'] #*a\n #\'\n   :  x"\nlast: 1\n']) {
+      expect(readCommonDocument(text, skip), text).toBeUndefined();
+    }
+    expect(readCommonDocument('env:\n- name: A\n  value: "a\\/\\x41\\\\q\n    b"\nlast: 1\n', skip)).toEqual({ env: SKIPPED, last: 1 });
     // Where its structure is not told (a scalar below its key), the value is read as usual.
     expect(readCommonDocument('env:\n  "a\n  b"\nlast: 1\n', skip)).toBeUndefined();
   });

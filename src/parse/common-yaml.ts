@@ -5,15 +5,22 @@
  * value. It reads a subset of what src/parse/simple-yaml.ts reads, to the same value, and declines
  * (undefined) everything else, which src/parse/read.ts then gives to that reader:
  *
+ * - read: plain keys, plain scalars on one line, quoted scalars (also over lines, as
+ *   simple-yaml.ts's quotedScalar), flow collections on one line;
  * - declined: tabs and carriage returns anywhere, quoted keys, anchors, aliases, tags, block
- *   scalars, scalars over several lines (plain, quoted, or a scalar on the line below its key),
- *   flow collections over several lines, and whatever simple-yaml.ts itself declines;
+ *   scalars, plain scalars over several lines, a scalar on the line below its key, flow
+ *   collections over several lines, and whatever simple-yaml.ts itself declines;
  * - with keys skipped (ReadOptions.skip), a skipped value is passed over by indentation, as
  *   simple-yaml.ts passes it over. Where a line of it may leave a quote or bracket open,
  *   simple-yaml.ts reads the value instead; this reader passes over it by its block structure
  *   (skimValue: a block scalar's text, a plain scalar's, a quoted scalar to its closing quote at
  *   any indentation, as go-yaml reads it), and reads it only where that structure is not one of
  *   these. A value on its key's line that starts with a quote or a bracket is read, as there.
+ *   The values of ReadOptions.skipWithout's keys are passed over so when their text holds none
+ *   of the strings given (nor an escape, an alias or a tag), and read otherwise;
+ * - what go-yaml refuses inside a skipped value whose lines it passes over by structure (`: ` in a
+ *   plain scalar's line, an unknown escape) makes it read the value, so that the full parse
+ *   reports it, as where simple-yaml.ts reads it.
  *
  * Its value is simple-yaml.ts's (but for values it skips where that reader reads them) and
  * `yaml`'s: compared on every document of the fixtures and corpora and on generated documents
@@ -36,6 +43,11 @@ const MAX_KEY_SPAN = 1024;
 const MAX_DEPTH = 128;
 /** A block scalar's header (an indentation or chomping indicator, a comment): skimValue passes over its text. */
 const BLOCK_HEADER = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?(?: *| +#.*)$/;
+/** skimNodeValue: the deeper lines below are a plain scalar's text, or a block scalar's. */
+const PLAIN_TEXT = -1;
+const BLOCK_TEXT = -2;
+/** YAML's escapes in a double-quoted scalar (go-yaml reads these; another one is an error). */
+const KNOWN_ESCAPE = /\\(?:[0abt\tnvfre "/\\N_LP\n]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/g;
 /** No value on the key's or dash's line. */
 const NONE: unique symbol = Symbol('no value on the line');
 
@@ -436,14 +448,18 @@ class LineReader {
     const length = text.length;
     let value = restFrom;
     while (text.charCodeAt(value) === SPACE) value++;
-    /** Lines deeper than this column are a scalar's text (-1: none is open). */
+    /** Lines deeper than this column are a scalar's text (-1: none is open), a plain scalar's or a block scalar's. */
     let textAbove = -1;
+    let textKind = PLAIN_TEXT;
+    /** A block scalar's indentation, its first line's (-1: none read yet). */
+    let blockIndent = -1;
     let start = keyEnd + 1;
     if (!empty) {
       // On the key's line: a plain scalar or a block scalar's header (skipValue read the others).
       const next = this.skimNodeValue(value, keyEnd);
       if (next === undefined || next >= 0) return undefined;
       textAbove = indent;
+      textKind = next;
     }
     let after = start;
     while (start < length) {
@@ -453,6 +469,8 @@ class LineReader {
       if (lineEnd < 0) lineEnd = length;
       const first = text.charCodeAt(at);
       if (at === lineEnd || first === HASH) {
+        // A comment line ends a plain scalar, and a block scalar it is less indented than.
+        if (first === HASH && textAbove >= 0 && (textKind === PLAIN_TEXT || at - start <= textAbove || (blockIndent >= 0 && at - start < blockIndent))) textAbove = -1;
         start = lineEnd + 1;
         continue;
       }
@@ -462,6 +480,17 @@ class LineReader {
       start = lineEnd + 1;
       if (textAbove >= 0 && lineIndent > textAbove) {
         after = start;
+        if (textKind === BLOCK_TEXT) {
+          // Less indented than its first line: not this scalar's text (go-yaml refuses such a line).
+          if (blockIndent < 0) blockIndent = lineIndent;
+          else if (lineIndent < blockIndent) return undefined;
+        } else {
+          // A plain scalar's line: `: ` in it is a syntax error (go-yaml's), left to the full
+          // parse to report; a comment ends the scalar.
+          const line = text.slice(at, lineEnd);
+          if (line.includes(': ') || line.trimEnd().endsWith(':')) return undefined;
+          if (line.includes(' #')) textAbove = -1;
+        }
         continue;
       }
       textAbove = -1;
@@ -494,25 +523,31 @@ class LineReader {
       }
       const next = this.skimNodeValue(nodeValue, lineEnd);
       if (next === undefined) return undefined;
-      if (next < 0) textAbove = column;
-      else start = next;
+      if (next < 0) {
+        textAbove = column;
+        textKind = next;
+        blockIndent = -1;
+      } else start = next;
       after = start;
     }
     return after;
   }
 
   /**
-   * The value of a node that starts at `from` on its line (ending at `lineEnd`): -1 for a plain or block scalar (the deeper lines below are its text), the start
-   * of the line after a quoted scalar or flow collection that closes with nothing but a comment
+   * The value of a node that starts at `from` on its line (ending at `lineEnd`): PLAIN_TEXT or
+   * BLOCK_TEXT for a plain or block scalar (the deeper lines below are its text), the start of
+   * the line after a quoted scalar or flow collection that closes with nothing but a comment
    * after it, or undefined for the other forms.
    */
   private skimNodeValue(from: number, lineEnd: number): number | undefined {
     const text = this.text;
     const c = text.charCodeAt(from);
-    if (c === 124 || c === 62) return BLOCK_HEADER.test(text.slice(from, lineEnd)) ? -1 : undefined;
+    if (c === 124 || c === 62) return BLOCK_HEADER.test(text.slice(from, lineEnd)) ? BLOCK_TEXT : undefined;
     if (c === 34 || c === 39) {
       const close = closingQuoteFrom(text, from);
       if (close < 0) return undefined;
+      // An escape go-yaml does not know is a syntax error, left to the full parse to report.
+      if (c === 34 && text.slice(from, close).replace(KNOWN_ESCAPE, '').includes('\\')) return undefined;
       let lineAfter = text.indexOf('\n', close);
       if (lineAfter < 0) lineAfter = text.length;
       // Only a comment may follow (`"a": b` is a key this reader does not read).
@@ -528,7 +563,7 @@ class LineReader {
     const line = text.slice(from, lineEnd);
     const comment = line.indexOf(' #');
     const plain = comment < 0 ? line : line.slice(0, comment);
-    return plain.includes(': ') || plain.trimEnd().endsWith(':') ? undefined : -1;
+    return plain.includes(': ') || plain.trimEnd().endsWith(':') ? undefined : PLAIN_TEXT;
   }
 
   /** Whether a quote or bracket is in [from, to): found with one search ahead, reused while it lies ahead. */
