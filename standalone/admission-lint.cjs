@@ -1969,8 +1969,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
         } else if (fn instanceof RegExp) {
           const regex = fn;
           fn = (val, def) => {
-            const m4 = regex.exec(val);
-            return m4 ? m4[0] : def;
+            const m5 = regex.exec(val);
+            return m5 ? m5[0] : def;
           };
           option.default(defaultValue).argParser(fn);
         } else {
@@ -4145,9 +4145,9 @@ var init_cache = __esm({
         return this.#loaded;
       }
       /** The value, loading it with `load` the first time. */
-      get(load4) {
+      get(load5) {
         if (!this.#loaded) {
-          this.#value = load4();
+          this.#value = load5();
           this.#loaded = true;
         }
         return this.#value;
@@ -4945,15 +4945,15 @@ var init_build = __esm({
         let lo = 0;
         let hi = ranges.length;
         while (lo < hi) {
-          const m4 = lo + Math.floor((hi - lo) / 2);
-          const rlo = ranges.getLo(m4);
-          const rhi = ranges.getHi(m4);
+          const m5 = lo + Math.floor((hi - lo) / 2);
+          const rlo = ranges.getLo(m5);
+          const rhi = ranges.getHi(m5);
           if (rlo <= r && r <= rhi) {
-            const stride = ranges.getStride(m4);
+            const stride = ranges.getStride(m5);
             return (r - rlo) % stride === 0;
           }
-          if (r < rlo) hi = m4;
-          else lo = m4 + 1;
+          if (r < rlo) hi = m5;
+          else lo = m5 + 1;
         }
         return false;
       }
@@ -5847,26 +5847,26 @@ var init_build = __esm({
       appendReplacementInternalJava(replacement) {
         let res = "";
         let last = 0;
-        const m4 = replacement.length;
+        const m5 = replacement.length;
         let i = 0;
-        while (i < m4) {
+        while (i < m5) {
           const cCode = replacement.codePointAt(i);
           if (cCode === Codepoint.CODES["\\"]) {
             if (last < i) res += replacement.substring(last, i);
             i++;
-            if (i >= m4) throw new RE2JSGroupException("character to be escaped is missing");
+            if (i >= m5) throw new RE2JSGroupException("character to be escaped is missing");
             last = i;
             i++;
             continue;
           }
           if (cCode === Codepoint.CODES["$"]) {
             if (last < i) res += replacement.substring(last, i);
-            if (i + 1 >= m4) throw new RE2JSGroupException("Illegal group reference: group index is missing");
+            if (i + 1 >= m5) throw new RE2JSGroupException("Illegal group reference: group index is missing");
             const nextCode = replacement.codePointAt(i + 1);
             if (Codepoint.CODES["0"] <= nextCode && nextCode <= Codepoint.CODES["9"]) {
               let n = nextCode - Codepoint.CODES["0"];
               let j = i + 2;
-              for (; j < m4; j++) {
+              for (; j < m5; j++) {
                 const digit = replacement.codePointAt(j);
                 if (digit < Codepoint.CODES["0"] || digit > Codepoint.CODES["9"] || n * 10 + digit - Codepoint.CODES["0"] > this.patternGroupCount) break;
                 n = n * 10 + digit - Codepoint.CODES["0"];
@@ -5878,8 +5878,8 @@ var init_build = __esm({
               last = i;
             } else if (nextCode === Codepoint.CODES["{"]) {
               let j = i + 2;
-              while (j < m4 && replacement.codePointAt(j) !== Codepoint.CODES["}"]) j++;
-              if (j >= m4) throw new RE2JSGroupException("named capture group is missing trailing '}'");
+              while (j < m5 && replacement.codePointAt(j) !== Codepoint.CODES["}"]) j++;
+              if (j >= m5) throw new RE2JSGroupException("named capture group is missing trailing '}'");
               const groupName2 = replacement.substring(i + 2, j);
               const groupVal = this.group(groupName2);
               if (groupVal !== null) res += groupVal;
@@ -5890,7 +5890,7 @@ var init_build = __esm({
           }
           i++;
         }
-        if (last < m4) res += replacement.substring(last, m4);
+        if (last < m5) res += replacement.substring(last, m5);
         return res;
       }
       /**
@@ -6117,8 +6117,8 @@ var init_build = __esm({
           n -= half;
         }
         base += this.runes[base << 1] <= r ? 1 : 0;
-        const m4 = base - 1;
-        return m4 >= 0 && r <= this.runes[m4 << 1 | 1];
+        const m5 = base - 1;
+        return m5 >= 0 && r <= this.runes[m5 << 1 | 1];
       }
       matchRunePos(r) {
         if (this.runes.length === 1) {
@@ -6143,8 +6143,8 @@ var init_build = __esm({
           n -= half;
         }
         base += this.runes[base << 1] <= r ? 1 : 0;
-        const m4 = base - 1;
-        return m4 >= 0 && r <= this.runes[m4 << 1 | 1] ? m4 : -1;
+        const m5 = base - 1;
+        return m5 >= 0 && r <= this.runes[m5 << 1 | 1] ? m5 : -1;
       }
       /**
       *
@@ -6252,16 +6252,16 @@ var init_build = __esm({
     };
     Machine = class Machine2 {
       static fromRE2(re2) {
-        const m4 = new Machine2();
-        m4.prog = re2.prog;
-        m4.re2 = re2;
-        m4.q0 = new Queue(m4.prog.numInst());
-        m4.q1 = new Queue(m4.prog.numInst());
-        m4.addStack = new Int32Array(2 * (m4.prog.numInst() + 1));
-        m4.matched = false;
-        m4.matchcap = new Int32Array(m4.prog.numCap < 2 ? 2 : m4.prog.numCap);
-        m4.ncap = 0;
-        return m4;
+        const m5 = new Machine2();
+        m5.prog = re2.prog;
+        m5.re2 = re2;
+        m5.q0 = new Queue(m5.prog.numInst());
+        m5.q1 = new Queue(m5.prog.numInst());
+        m5.addStack = new Int32Array(2 * (m5.prog.numInst() + 1));
+        m5.matched = false;
+        m5.matchcap = new Int32Array(m5.prog.numCap < 2 ? 2 : m5.prog.numCap);
+        m5.ncap = 0;
+        return m5;
       }
       constructor() {
         this.prog = null;
@@ -7217,7 +7217,7 @@ var init_build = __esm({
       const instQueue = new QueueOnePass(p.inst.length);
       const visitQueue = new QueueOnePass(p.inst.length);
       const onePassRunes = new Array(p.inst.length);
-      const m4 = new Array(p.inst.length).fill(false);
+      const m5 = new Array(p.inst.length).fill(false);
       const check7 = (pc) => {
         let ok = true;
         const inst = p.inst[pc];
@@ -7227,8 +7227,8 @@ var init_build = __esm({
           case Inst.ALT:
           case Inst.ALT_MATCH: {
             ok = check7(inst.out) && check7(inst.arg);
-            let matchOut = m4[inst.out];
-            let matchArg = m4[inst.arg];
+            let matchOut = m5[inst.out];
+            let matchArg = m5[inst.arg];
             if (matchOut && matchArg) return false;
             if (matchArg) {
               const tempOut = inst.out;
@@ -7239,7 +7239,7 @@ var init_build = __esm({
               matchArg = tempMatch;
             }
             if (matchOut) {
-              m4[pc] = true;
+              m5[pc] = true;
               inst.op = Inst.ALT_MATCH;
             }
             const leftRunes = onePassRunes[inst.out] || [];
@@ -7254,16 +7254,16 @@ var init_build = __esm({
           case Inst.EMPTY_WIDTH:
           case Inst.NOP:
             ok = check7(inst.out);
-            m4[pc] = m4[inst.out];
+            m5[pc] = m5[inst.out];
             onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
             inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
             break;
           case Inst.MATCH:
           case Inst.FAIL:
-            m4[pc] = inst.op === Inst.MATCH;
+            m5[pc] = inst.op === Inst.MATCH;
             break;
           case Inst.RUNE: {
-            m4[pc] = false;
+            m5[pc] = false;
             if (inst.next && inst.next.length > 0) break;
             instQueue.insert(inst.out);
             if (!inst.runes || inst.runes.length === 0) {
@@ -7284,7 +7284,7 @@ var init_build = __esm({
             break;
           }
           case Inst.RUNE1: {
-            m4[pc] = false;
+            m5[pc] = false;
             if (inst.next && inst.next.length > 0) break;
             instQueue.insert(inst.out);
             let runes = [];
@@ -7300,14 +7300,14 @@ var init_build = __esm({
             break;
           }
           case Inst.RUNE_ANY:
-            m4[pc] = false;
+            m5[pc] = false;
             if (inst.next && inst.next.length > 0) break;
             instQueue.insert(inst.out);
             onePassRunes[pc] = new Int32Array([0, Unicode.MAX_RUNE]);
             inst.next = new Uint32Array([inst.out]);
             break;
           case Inst.RUNE_ANY_NOT_NL:
-            m4[pc] = false;
+            m5[pc] = false;
             if (inst.next && inst.next.length > 0) break;
             instQueue.insert(inst.out);
             onePassRunes[pc] = new Int32Array([
@@ -7680,13 +7680,13 @@ var init_build = __esm({
         return out;
       }
       maxCap() {
-        let m4 = 0;
-        if (this.op === Regexp2.Op.CAPTURE) m4 = this.cap;
+        let m5 = 0;
+        if (this.op === Regexp2.Op.CAPTURE) m5 = this.cap;
         if (this.subs !== null) for (let sub of this.subs) {
           const n = sub.maxCap();
-          if (m4 < n) m4 = n;
+          if (m5 < n) m5 = n;
         }
-        return m4;
+        return m5;
       }
       equals(that) {
         if (!(that !== null && that instanceof Regexp2)) return false;
@@ -7825,9 +7825,9 @@ var init_build = __esm({
         const units = this.childUnit;
         while (lo < hi) {
           const mid = lo + hi >> 1;
-          const m4 = units[mid];
-          if (m4 === u) return this.childNode[mid];
-          if (m4 < u) lo = mid + 1;
+          const m5 = units[mid];
+          if (m5 === u) return this.childNode[mid];
+          if (m5 < u) lo = mid + 1;
           else hi = mid;
         }
         return -1;
@@ -8189,9 +8189,9 @@ var init_build = __esm({
         for (let i = 0; i < regexps.length; i++) {
           c.lbOffset = c.prog.numLb;
           const f = c.compile(regexps[i]);
-          const m4 = c.newInst(Inst.MATCH);
-          c.prog.getInst(m4.i).arg = i;
-          c.prog.patch(f.out, m4.i);
+          const m5 = c.newInst(Inst.MATCH);
+          c.prog.getInst(m5.i).arg = i;
+          c.prog.patch(f.out, m5.i);
           starts.push(f.i);
         }
         let start = starts[0];
@@ -9396,11 +9396,11 @@ var init_build = __esm({
       }
       repeatIsValid(re, n) {
         if (re.op === Regexp.Op.REPEAT) {
-          let m4 = re.max;
-          if (m4 === 0) return true;
-          if (m4 < 0) m4 = re.min;
-          if (m4 > n) return false;
-          if (m4 > 0) n = Math.trunc(n / m4);
+          let m5 = re.max;
+          if (m5 === 0) return true;
+          if (m5 < 0) m5 = re.min;
+          if (m5 > n) return false;
+          if (m5 > 0) n = Math.trunc(n / m5);
         }
         for (let sub of re.subs) if (!this.repeatIsValid(sub, n)) return false;
         return true;
@@ -10177,18 +10177,18 @@ var init_build = __esm({
       reset() {
         this.machinePool.length = 0;
       }
-      put(m4) {
-        this.machinePool.push(m4);
+      put(m5) {
+        this.machinePool.push(m5);
       }
       toString() {
         return this.expr;
       }
       doExecuteNFA(input, pos, anchor, ncap, lbState = null) {
-        let m4 = this.get();
-        if (!m4) m4 = Machine.fromRE2(this);
-        m4.init(ncap);
-        const cap = m4.match(input, pos, anchor, lbState) ? m4.submatches() : null;
-        this.put(m4);
+        let m5 = this.get();
+        if (!m5) m5 = Machine.fromRE2(this);
+        m5.init(ncap);
+        const cap = m5.match(input, pos, anchor, lbState) ? m5.submatches() : null;
+        this.put(m5);
         return cap;
       }
       match(s) {
@@ -10804,11 +10804,11 @@ var init_build = __esm({
         return finalResult;
       }
     };
-    execResult = (m4, input) => {
-      const result = m4.matchArray();
-      result.index = m4.start(0);
+    execResult = (m5, input) => {
+      const result = m5.matchArray();
+      result.index = m5.start(0);
       result.input = input;
-      result.groups = m4.namedGroupsObject();
+      result.groups = m5.namedGroupsObject();
       return result;
     };
     RE2JS = class RE2JS2 {
@@ -11009,8 +11009,8 @@ var init_build = __esm({
       * @returns {Array|null} the match array with index, input, and groups properties, or null
       */
       exec(input) {
-        const m4 = this.matcher(input);
-        return m4.find() ? execResult(m4, input) : null;
+        const m5 = this.matcher(input);
+        return m5.find() ? execResult(m5, input) : null;
       }
       /**
       * Splits input around instances of the regular expression. It returns an array giving the strings
@@ -11026,37 +11026,37 @@ var init_build = __esm({
       * @returns {string[]} the split strings
       */
       split(input, limit = 0) {
-        const m4 = this.matcher(input);
+        const m5 = this.matcher(input);
         const result = [];
         let emptiesSkipped = 0;
         let last = 0;
-        while (m4.find()) {
-          if (last === 0 && m4.end() === 0) {
-            last = m4.end();
+        while (m5.find()) {
+          if (last === 0 && m5.end() === 0) {
+            last = m5.end();
             continue;
           }
           if (limit > 0 && result.length === limit - 1) break;
-          if (last === m4.start()) {
+          if (last === m5.start()) {
             if (limit === 0) {
               emptiesSkipped += 1;
-              last = m4.end();
+              last = m5.end();
               continue;
             }
           } else while (emptiesSkipped > 0) {
             result.push("");
             emptiesSkipped -= 1;
           }
-          result.push(m4.substring(last, m4.start()));
-          last = m4.end();
+          result.push(m5.substring(last, m5.start()));
+          last = m5.end();
         }
-        if (limit === 0 && last !== m4.inputLength()) {
+        if (limit === 0 && last !== m5.inputLength()) {
           while (emptiesSkipped > 0) {
             result.push("");
             emptiesSkipped -= 1;
           }
-          result.push(m4.substring(last, m4.inputLength()));
+          result.push(m5.substring(last, m5.inputLength()));
         }
-        if (limit !== 0 || result.length === 0 && !(last === m4.inputLength() && last > 0)) result.push(m4.substring(last, m4.inputLength()));
+        if (limit !== 0 || result.length === 0 && !(last === m5.inputLength() && last > 0)) result.push(m5.substring(last, m5.inputLength()));
         return result;
       }
       /**
@@ -11067,8 +11067,8 @@ var init_build = __esm({
       * @returns {IterableIterator<RegExpMatchArray>}
       */
       *matchAll(input) {
-        const m4 = this.matcher(input);
-        while (m4.find()) yield execResult(m4, input);
+        const m5 = this.matcher(input);
+        while (m5.find()) yield execResult(m5, input);
       }
       /**
       *
@@ -15811,8 +15811,8 @@ var require_resolve_block_scalar = __commonJS({
     function splitLines2(source) {
       const split = source.split(/\n( *)/);
       const first = split[0];
-      const m4 = first.match(/^( *)/);
-      const line0 = m4?.[1] ? [m4[1], first.slice(m4[1].length)] : ["", first];
+      const m5 = first.match(/^( *)/);
+      const line0 = m5?.[1] ? [m5[1], first.slice(m5[1].length)] : ["", first];
       const lines = [line0];
       for (let i = 1; i < split.length; i += 2)
         lines.push([split[i], split[i + 1]]);
@@ -29941,12 +29941,12 @@ function registerMacros(registry) {
   const celNamespace = new CelNamespace();
   registry.registerType("CelNamespace", CelNamespace);
   registry.registerConstant("cel", "CelNamespace", celNamespace);
-  function bindTypeCheck(checker, m4, ctx) {
-    m4.bindCtx = ctx.forkWithVariable(m4.var, checker.check(m4.val, ctx));
-    const type = checker.check(m4.exp, m4.bindCtx);
-    if (m4.val.maybeAsync || m4.exp.maybeAsync) return type;
-    m4.ast.setMeta("async", false);
-    m4.evaluate = bindEvaluateSync;
+  function bindTypeCheck(checker, m5, ctx) {
+    m5.bindCtx = ctx.forkWithVariable(m5.var, checker.check(m5.val, ctx));
+    const type = checker.check(m5.exp, m5.bindCtx);
+    if (m5.val.maybeAsync || m5.exp.maybeAsync) return type;
+    m5.ast.setMeta("async", false);
+    m5.evaluate = bindEvaluateSync;
     return type;
   }
   function bindOptionalEvaluate(ev, exp, bindCtx, ctx, boundValue) {
@@ -32381,22 +32381,22 @@ var init_parser2 = __esm({
         return this.call(offset, name, void 0, args);
       }
       receiverCallOrMacro(offset, name, target, args) {
-        const m4 = this.options.macros;
+        const m5 = this.options.macros;
         const at = { offset };
-        if (args.length === 2 && (name === "all" || name === "exists" || name === "exists_one") && m4.has(name))
+        if (args.length === 2 && (name === "all" || name === "exists" || name === "exists_one") && m5.has(name))
           return this.quantifier(at, name, target, args);
-        if ((args.length === 2 || args.length === 3) && name === "map" && m4.has("map"))
+        if ((args.length === 2 || args.length === 3) && name === "map" && m5.has("map"))
           return this.mapMacro(at, target, args);
-        if (args.length === 2 && name === "filter" && m4.has("filter"))
+        if (args.length === 2 && name === "filter" && m5.has("filter"))
           return this.filterMacro(at, target, args);
-        if (args.length === 3 && (name === "all" && m4.has("all2") || name === "exists" && m4.has("exists2") || name === "existsOne" && m4.has("existsOne2") || name === "exists_one" && m4.has("exists_one2"))) {
+        if (args.length === 3 && (name === "all" && m5.has("all2") || name === "exists" && m5.has("exists2") || name === "existsOne" && m5.has("existsOne2") || name === "exists_one" && m5.has("exists_one2"))) {
           return this.twoVarQuantifier(at, name === "existsOne" ? "exists_one" : name, target, args);
         }
-        if ((args.length === 3 || args.length === 4) && (name === "transformList" || name === "transformMap" || name === "transformMapEntry") && m4.has(name))
+        if ((args.length === 3 || args.length === 4) && (name === "transformList" || name === "transformMap" || name === "transformMapEntry") && m5.has(name))
           return this.transform(at, name, target, args);
-        if (args.length === 2 && (name === "optMap" || name === "optFlatMap") && m4.has(name))
+        if (args.length === 2 && (name === "optMap" || name === "optFlatMap") && m5.has(name))
           return this.optMap(at, name, target, args);
-        if (args.length === 2 && name === "sortBy" && m4.has("sortBy"))
+        if (args.length === 2 && name === "sortBy" && m5.has("sortBy"))
           return this.sortBy(at, target, args);
         return this.call(offset, name, target, args);
       }
@@ -33621,7 +33621,7 @@ function buildBase(kube, mode, patchTypes) {
     option.features?.forEach((f) => features.add(f));
     option.validators?.forEach((v) => validators.add(v));
     for (const library2 of option.libraries ?? []) {
-      library2.macros?.forEach((m4) => macros.add(m4));
+      library2.macros?.forEach((m5) => macros.add(m5));
       for (const typeName3 of library2.types ?? [])
         typeIdents.set(typeName3, T.typeOf(identType(typeName3)));
       if (library2.disabledUnless)
@@ -33846,32 +33846,32 @@ function isEqualOrLessSpecific(t1, t2) {
 function mostGeneral(t1, t2) {
   return isEqualOrLessSpecific(t1, t2) ? t1 : t2;
 }
-function notReferencedIn(m4, t, within) {
+function notReferencedIn(m5, t, within) {
   if (sameType(t, within))
     return false;
   if (within.kind === "param") {
-    const sub = m4.find(within);
-    return sub === void 0 ? true : notReferencedIn(m4, t, sub);
+    const sub = m5.find(within);
+    return sub === void 0 ? true : notReferencedIn(m5, t, sub);
   }
-  return typeParams(within).every((p) => notReferencedIn(m4, t, p));
+  return typeParams(within).every((p) => notReferencedIn(m5, t, p));
 }
-function isValidTypeSubstitution(m4, t1, t2) {
+function isValidTypeSubstitution(m5, t1, t2) {
   if (t1.kind === t2.kind && sameType(t1, t2))
     return [true, true];
-  const t2Sub = m4.find(t2);
+  const t2Sub = m5.find(t2);
   if (t2Sub !== void 0) {
     if (t1.kind === t2Sub.kind && sameType(t1, t2Sub))
       return [true, true];
-    if (internalIsAssignable(m4, t1, t2Sub)) {
+    if (internalIsAssignable(m5, t1, t2Sub)) {
       const t2New = mostGeneral(t1, t2Sub);
-      if (notReferencedIn(m4, t2, t2New))
-        m4.add(t2, t2New);
+      if (notReferencedIn(m5, t2, t2New))
+        m5.add(t2, t2New);
       return [true, true];
     }
     return [false, true];
   }
-  if (notReferencedIn(m4, t2, t1)) {
-    m4.add(t2, t1);
+  if (notReferencedIn(m5, t2, t1)) {
+    m5.add(t2, t1);
     return [true, false];
   }
   return [false, false];
@@ -33879,16 +33879,16 @@ function isValidTypeSubstitution(m4, t1, t2) {
 function isLegacyNullable(t) {
   return t.kind === "opaque" || t.kind === "struct" || t.kind === "any" || t.kind === "duration" || t.kind === "timestamp";
 }
-function internalIsAssignable(m4, t1, t2) {
+function internalIsAssignable(m5, t1, t2) {
   if (t2.kind === "param") {
-    const [valid, t2HasSub] = isValidTypeSubstitution(m4, t1, t2);
+    const [valid, t2HasSub] = isValidTypeSubstitution(m5, t1, t2);
     if (valid)
       return true;
     if (t2HasSub)
       return false;
   }
   if (t1.kind === "param")
-    return isValidTypeSubstitution(m4, t2, t1)[0];
+    return isValidTypeSubstitution(m5, t2, t1)[0];
   if (isDynOrError(t1) || isDynOrError(t2))
     return true;
   if (t1.kind === "null")
@@ -33906,31 +33906,31 @@ function internalIsAssignable(m4, t1, t2) {
     case "opaque":
     case "list":
     case "map":
-      return t1.kind === t2.kind && typeName(t1) === typeName(t2) && internalIsAssignableList(m4, typeParams(t1), typeParams(t2));
+      return t1.kind === t2.kind && typeName(t1) === typeName(t2) && internalIsAssignableList(m5, typeParams(t1), typeParams(t2));
     default:
       return false;
   }
 }
-function internalIsAssignableList(m4, l1, l2) {
+function internalIsAssignableList(m5, l1, l2) {
   if (l1.length !== l2.length)
     return false;
-  return l1.every((t, i) => internalIsAssignable(m4, t, l2[i]));
+  return l1.every((t, i) => internalIsAssignable(m5, t, l2[i]));
 }
-function substitute(m4, t, paramToDyn) {
-  const sub = m4.find(t);
+function substitute(m5, t, paramToDyn) {
+  const sub = m5.find(t);
   if (sub !== void 0)
-    return substitute(m4, sub, paramToDyn);
+    return substitute(m5, sub, paramToDyn);
   switch (t.kind) {
     case "param":
       return paramToDyn ? T.dyn : t;
     case "opaque":
-      return { kind: "opaque", name: t.name, params: t.params.map((p) => substitute(m4, p, paramToDyn)) };
+      return { kind: "opaque", name: t.name, params: t.params.map((p) => substitute(m5, p, paramToDyn)) };
     case "list":
-      return T.list(substitute(m4, t.elem, paramToDyn));
+      return T.list(substitute(m5, t.elem, paramToDyn));
     case "map":
-      return T.map(substitute(m4, t.key, paramToDyn), substitute(m4, t.value, paramToDyn));
+      return T.map(substitute(m5, t.key, paramToDyn), substitute(m5, t.value, paramToDyn));
     case "type":
-      return t.param ? T.typeOf(substitute(m4, t.param, paramToDyn)) : t;
+      return t.param ? T.typeOf(substitute(m5, t.param, paramToDyn)) : t;
     default:
       return t;
   }
@@ -34022,17 +34022,17 @@ var init_checker = __esm({
         return T.param(`_var${this.freeTypeVars++}`);
       }
       isAssignable(t1, t2) {
-        const m4 = this.mapping.copy();
-        if (!internalIsAssignable(m4, t1, t2))
+        const m5 = this.mapping.copy();
+        if (!internalIsAssignable(m5, t1, t2))
           return false;
-        this.mapping = m4;
+        this.mapping = m5;
         return true;
       }
       isAssignableList(l1, l2) {
-        const m4 = this.mapping.copy();
-        if (!internalIsAssignableList(m4, l1, l2))
+        const m5 = this.mapping.copy();
+        if (!internalIsAssignableList(m5, l1, l2))
           return false;
-        this.mapping = m4;
+        this.mapping = m5;
         return true;
       }
       typeMismatch(offset, expected, actual) {
@@ -34504,21 +34504,21 @@ function isGoDuration(s) {
     return false;
   let nanos = 0;
   const units = { ns: 1, us: 1e3, "\xB5s": 1e3, "\u03BCs": 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 36e11 };
-  for (const m4 of body.matchAll(/([0-9]*\.?[0-9]*)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g))
-    nanos += Number(m4[1]) * units[m4[2]];
+  for (const m5 of body.matchAll(/([0-9]*\.?[0-9]*)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g))
+    nanos += Number(m5[1]) * units[m5[2]];
   return nanos <= 9223372036854776e3;
 }
 function isRfc3339(s) {
-  const m4 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
-  if (!m4)
+  const m5 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
+  if (!m5)
     return false;
-  const [year, month, day, hour, minute, second] = m4.slice(1, 7).map(Number);
+  const [year, month, day, hour, minute, second] = m5.slice(1, 7).map(Number);
   if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
     return false;
   const daysInMonth = new Date(Date.UTC(2e3, month, 0)).getUTCDate() - (month === 2 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 1 : 0);
   if (day < 1 || day > daysInMonth)
     return false;
-  if (m4[9] !== void 0 && (Number(m4[9]) > 23 || Number(m4[10]) > 59))
+  if (m5[9] !== void 0 && (Number(m5[9]) > 23 || Number(m5[10]) > 59))
     return false;
   return true;
 }
@@ -42938,18 +42938,41 @@ var init_pem = __esm({
   }
 });
 
+// lazy-builtin:node:tls
+var m3, load3, lazy3, lazyArray, connect, rootCertificates;
+var init_node_tls = __esm({
+  "lazy-builtin:node:tls"() {
+    init_import_meta_url();
+    load3 = () => m3 ??= require("node:tls");
+    lazy3 = (name) => new Proxy(function() {
+    }, {
+      apply: (_, self, args) => Reflect.apply(load3()[name], self, args),
+      construct: (_, args) => Reflect.construct(load3()[name], args),
+      get: (_, key2) => key2 === "prototype" ? load3()[name].prototype : Reflect.get(load3()[name], key2)
+    });
+    lazyArray = (name) => new Proxy([], {
+      get: (_, key2) => Reflect.get(load3()[name], key2),
+      has: (_, key2) => Reflect.has(load3()[name], key2),
+      ownKeys: () => Reflect.ownKeys(load3()[name]),
+      getOwnPropertyDescriptor: (_, key2) => Reflect.getOwnPropertyDescriptor(load3()[name], key2)
+    });
+    connect = /* @__PURE__ */ lazy3("connect");
+    rootCertificates = /* @__PURE__ */ lazyArray("rootCertificates");
+  }
+});
+
 // dist/src/kube/public-roots.js
 function isPublicRoot(certificate) {
-  const roots = publicRoots.get(() => new Set(import_node_tls.rootCertificates.map((pem) => new X509Certificate(pem).raw.toString("hex"))));
+  const roots = publicRoots.get(() => new Set(rootCertificates.map((pem) => new X509Certificate(pem).raw.toString("hex"))));
   return roots.has(certificate.raw.toString("hex"));
 }
-var import_node_tls, publicRoots;
+var publicRoots;
 var init_public_roots = __esm({
   "dist/src/kube/public-roots.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_tls = require("node:tls");
+    init_node_tls();
     init_cache();
     publicRoots = new Lazy();
   }
@@ -43491,20 +43514,20 @@ var init_ca_bundle = __esm({
 });
 
 // lazy-builtin:node:net
-var m3, load3, lazy3, isIP, isIPv4, isIPv6;
+var m4, load4, lazy4, isIP, isIPv4, isIPv6;
 var init_node_net = __esm({
   "lazy-builtin:node:net"() {
     init_import_meta_url();
-    load3 = () => m3 ??= require("node:net");
-    lazy3 = (name) => new Proxy(function() {
+    load4 = () => m4 ??= require("node:net");
+    lazy4 = (name) => new Proxy(function() {
     }, {
-      apply: (_, self, args) => Reflect.apply(load3()[name], self, args),
-      construct: (_, args) => Reflect.construct(load3()[name], args),
-      get: (_, key2) => key2 === "prototype" ? load3()[name].prototype : Reflect.get(load3()[name], key2)
+      apply: (_, self, args) => Reflect.apply(load4()[name], self, args),
+      construct: (_, args) => Reflect.construct(load4()[name], args),
+      get: (_, key2) => key2 === "prototype" ? load4()[name].prototype : Reflect.get(load4()[name], key2)
     });
-    isIP = /* @__PURE__ */ lazy3("isIP");
-    isIPv4 = /* @__PURE__ */ lazy3("isIPv4");
-    isIPv6 = /* @__PURE__ */ lazy3("isIPv6");
+    isIP = /* @__PURE__ */ lazy4("isIP");
+    isIPv4 = /* @__PURE__ */ lazy4("isIPv4");
+    isIPv6 = /* @__PURE__ */ lazy4("isIPv6");
   }
 });
 
@@ -68296,7 +68319,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
     let secured = false;
     let tls;
     const elapsed = () => performance.now() - started;
-    const socket = (0, import_node_tls2.connect)({
+    const socket = connect({
       host: target.host,
       port: target.port,
       // SNI carries names only (RFC 6066); Go sends none for an IP either.
@@ -68390,14 +68413,14 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
     });
   });
 }
-var import_node_http, import_node_tls2, import_node_zlib, MAX_RESPONSE_BYTES;
+var import_node_http, import_node_zlib, MAX_RESPONSE_BYTES;
 var init_call = __esm({
   "dist/src/probe/call.js"() {
     "use strict";
     init_import_meta_url();
     import_node_http = require("node:http");
     init_node_net();
-    import_node_tls2 = require("node:tls");
+    init_node_tls();
     import_node_zlib = require("node:zlib");
     init_tls_check();
     MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -72332,4 +72355,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e7b23f4b70e9952bbfeaa726aa2285bfcaa8609ae8efea83e0d4aceebb5df3b1
+//# admission-lint-build 3c60a4fb39a905f239c25824ee82d2637f81d4c3c81b07df611463d3962823c6

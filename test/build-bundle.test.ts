@@ -105,6 +105,23 @@ describe('the bundled CLI', () => {
     expect([toNull.status, toNull.stderr]).toEqual([piped.status, piped.stderr]);
   });
 
+  it('loads no builtin it defers (child_process, crypto, net, tls) to lint a webhook without certificates or a url', () => {
+    // Each costs milliseconds at every start (node:tls with node:net about 5): src/build/bundle.ts LAZY_BUILTINS.
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-builtins-'));
+    copies.push(dir);
+    const preload = join(dir, 'loaded.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, `LOADED ${JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (tls|net|child_process|crypto)$/.test(m)))}\\n`));\n");
+    const manifest = join(dir, 'webhook.yaml');
+    writeFileSync(manifest, 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: x\nwebhooks:\n  - name: x.example.com\n    clientConfig:\n      service: {namespace: x, name: x}\n    rules: [{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}]\n    sideEffects: None\n    admissionReviewVersions: [v1]\n');
+    // Standard output to a file: a pipe is a socket, which makes Node itself load node:net.
+    const report = join(dir, 'report.txt');
+    const fd = openSync(report, 'w');
+    const result = spawnSync(process.execPath, ['-r', preload, join(ROOT, 'bin', 'admission-lint.js'), '--no-color', manifest], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+    closeSync(fd);
+    expect(readFileSync(report, 'utf8')).toContain('x.example.com');
+    expect(result.stderr.trim().split('\n').pop()).toBe('LOADED []');
+  });
+
   it('is a script for node, and strict code, as the ES modules it is made of', () => {
     expect(readFileSync(BUNDLE, 'latin1').startsWith('#!/usr/bin/env node\n"use strict";\n')).toBe(true);
   });
