@@ -50399,6 +50399,7 @@ var init_run_policy = __esm({
     CheckedNamespaces = class {
       settings;
       names = [];
+      #checked = /* @__PURE__ */ new Set();
       /** The run's default namespace is checked: a workload that names no namespace may be there. */
       every = false;
       /** Each name's policy, from its first Namespace manifest: final once seen. */
@@ -50414,8 +50415,13 @@ var init_run_policy = __esm({
         if (!checksPods(policy.policy))
           return;
         this.names.push(namespace.name);
+        this.#checked.add(namespace.name);
         if (namespace.name === this.settings.defaultNamespace)
           this.every = true;
+      }
+      /** Whether a Namespace manifest read so far makes the pods of `name` checked. */
+      has(name) {
+        return this.#checked.has(name);
       }
       /**
        * The policy of the namespace a workload is in (`undefined`: it names none, so the default
@@ -63984,7 +63990,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const skimmed = skimBytes(raw.bytes, { workloads: every });
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
     const remember = () => {
-      const keep = path === "-" || checkedSoFar > 0 && keptBytes + raw.bytes.length <= KEPT_BYTES;
+      const keep = path === "-" || namespaceKeys?.some((name) => checked.has(name)) === true && keptBytes + raw.bytes.length <= KEPT_BYTES;
       if (keep && path !== "-")
         keptBytes += raw.bytes.length;
       return { path, ...keep ? { kept: raw } : {}, ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {} };
@@ -72355,4 +72361,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 3c60a4fb39a905f239c25824ee82d2637f81d4c3c81b07df611463d3962823c6
+//# admission-lint-build 5a242329dd9e6820811523c5b4b7716888feff7fe339aaad5fba11e673667445

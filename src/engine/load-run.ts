@@ -119,8 +119,8 @@ export interface LoadOptions {
 /** An input the second pass may read again for workloads. */
 /**
  * How many bytes of the files a labelled run reads again it keeps from the first pass instead
- * (opening and reading 2,000 files again cost about 20 ms of the GitOps benchmark's run), from
- * the first checked Namespace on (files before it are read again).
+ * (opening and reading 2,000 files again cost about 20 ms of the GitOps benchmark's run): those
+ * that name a namespace known to be checked when they are read (the others are read again).
  */
 const KEPT_BYTES = 24 * 1024 * 1024;
 
@@ -281,8 +281,9 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // pass reads it again only if one of them turns out to be checked.
     const namespaceKeys = revisit && found === 'named' ? namespaceValues(raw.bytes)?.map(intern) : undefined;
     const remember = (): Revisit => {
-      // Kept once a checked namespace is known: a run without Pod Security labels keeps nothing.
-      const keep = path === '-' || (checkedSoFar > 0 && keptBytes + raw.bytes.length <= KEPT_BYTES);
+      // Kept when the second pass will read it: one of its namespaces is checked already (a run
+      // without Pod Security labels keeps nothing, nor does one that checks few of its namespaces).
+      const keep = path === '-' || (namespaceKeys?.some((name) => checked.has(name)) === true && keptBytes + raw.bytes.length <= KEPT_BYTES);
       if (keep && path !== '-') keptBytes += raw.bytes.length;
       return { path, ...(keep ? { kept: raw } : {}), ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}) };
     };

@@ -85,6 +85,7 @@ export function initialReach(settings: PodSecuritySettings, kubeVersion: KubeVer
  */
 export class CheckedNamespaces {
   readonly names: string[] = [];
+  readonly #checked = new Set<string>();
   /** The run's default namespace is checked: a workload that names no namespace may be there. */
   every = false;
   /** Each name's policy, from its first Namespace manifest: final once seen. */
@@ -98,7 +99,13 @@ export class CheckedNamespaces {
     this.#first.set(namespace.name, policy);
     if (!checksPods(policy.policy)) return;
     this.names.push(namespace.name);
+    this.#checked.add(namespace.name);
     if (namespace.name === this.settings.defaultNamespace) this.every = true;
+  }
+
+  /** Whether a Namespace manifest read so far makes the pods of `name` checked. */
+  has(name: string): boolean {
+    return this.#checked.has(name);
   }
 
   /**
