@@ -53437,6 +53437,16 @@ function closingQuoteFrom(text, from) {
   }
   return -1;
 }
+function contentAt(text, start) {
+  let at = start;
+  while (text.charCodeAt(at) === SPACE)
+    at++;
+  return at;
+}
+function lineEndFrom(text, at) {
+  const end = text.indexOf("\n", at);
+  return end < 0 ? text.length : end;
+}
 function readCommonDocument(text, options = {}) {
   if (DECLINED_CHARACTERS.test(text))
     return void 0;
@@ -53505,12 +53515,8 @@ var init_common_yaml = __esm({
         const length = text.length;
         let start = this.pos;
         while (start < length) {
-          let at = start;
-          while (text.charCodeAt(at) === SPACE)
-            at++;
-          let end = text.indexOf("\n", at);
-          if (end < 0)
-            end = length;
+          const at = contentAt(text, start);
+          const end = lineEndFrom(text, at);
           if (at === end || text.charCodeAt(at) === HASH) {
             start = end + 1;
             continue;
@@ -53723,12 +53729,8 @@ var init_common_yaml = __esm({
           if (start >= text.length)
             decline();
           const lineStart2 = start;
-          let at = start;
-          while (text.charCodeAt(at) === SPACE)
-            at++;
-          let lineEnd2 = text.indexOf("\n", at);
-          if (lineEnd2 < 0)
-            lineEnd2 = text.length;
+          const at = contentAt(text, start);
+          const lineEnd2 = lineEndFrom(text, at);
           start = lineEnd2 + 1;
           if (at === lineEnd2) {
             if (joined)
@@ -53777,12 +53779,8 @@ var init_common_yaml = __esm({
         let start = this.pos;
         let after = start;
         while (start < length) {
-          let at = start;
-          while (text.charCodeAt(at) === SPACE)
-            at++;
-          let lineEnd2 = text.indexOf("\n", at);
-          if (lineEnd2 < 0)
-            lineEnd2 = length;
+          const at = contentAt(text, start);
+          const lineEnd2 = lineEndFrom(text, at);
           const first = text.charCodeAt(at);
           if (at === lineEnd2 || first === HASH) {
             start = lineEnd2 + 1;
@@ -53865,12 +53863,8 @@ var init_common_yaml = __esm({
         }
         let after = start;
         while (start < length) {
-          let at = start;
-          while (text.charCodeAt(at) === SPACE)
-            at++;
-          let lineEnd2 = text.indexOf("\n", at);
-          if (lineEnd2 < 0)
-            lineEnd2 = length;
+          const at = contentAt(text, start);
+          const lineEnd2 = lineEndFrom(text, at);
           const first = text.charCodeAt(at);
           if (at === lineEnd2 || first === HASH) {
             if (first === HASH && textAbove >= 0 && (textKind === PLAIN_TEXT || at - start <= textAbove || blockIndent >= 0 && at - start < blockIndent))
@@ -53957,9 +53951,7 @@ var init_common_yaml = __esm({
             return void 0;
           if (c === 34 && text.slice(from, close2).replace(KNOWN_ESCAPE, "").includes("\\"))
             return void 0;
-          let lineAfter = text.indexOf("\n", close2);
-          if (lineAfter < 0)
-            lineAfter = text.length;
+          const lineAfter = lineEndFrom(text, close2);
           return restIsEmpty(text.slice(close2 + 1, lineAfter)) ? lineAfter + 1 : void 0;
         }
         if (c === 91 || c === 123) {
@@ -72361,4 +72353,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 5a242329dd9e6820811523c5b4b7716888feff7fe339aaad5fba11e673667445
+//# admission-lint-build 11ed42b47d446f37a1a23e70c54038f3d9f0d8cd356cc7e707220e30e3e2745c

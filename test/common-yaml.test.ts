@@ -8,63 +8,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { readCommonDocument } from '../src/parse/common-yaml.js';
-import { GO_YAML } from '../src/parse/go-yaml-schema.js';
-import { documentLines } from '../src/parse/prefilter.js';
 import { readSimpleDocument, SKIPPED } from '../src/parse/simple-yaml.js';
 import { POD_SECURITY_HOST_KEYS, POD_SECURITY_UNREAD_KEYS } from '../src/psa/screen.js';
-import { form, keyArb, node, render, renderForm } from './yaml-forms.js';
+import { form, keyArb, node, render, renderForm, skippedFormDocuments } from './yaml-forms.js';
+import { agrees, documentsOf, shown, yamlValue } from './yaml-compare.js';
 import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const SEED = Number(process.env.FUZZ_SEED ?? 20261206);
-const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
-
-function documentsOf(text: string): string[] {
-  const lines = documentLines(text);
-  return lines === undefined ? [] : lines.map((document) => text.slice(document.start, document.end));
-}
-
-/** A value with SKIPPED written as a string, to compare. */
-function shown(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (item === SKIPPED ? '<skipped>' : item));
-}
-
-/**
- * Whether the common reader's value (`read`) is `expected` but for values of `keys` it skipped
- * (where simple-yaml.ts reads a skipped value whose lines leave a quote open, this reader passes
- * over it by its structure).
- */
-function agrees(read: unknown, expected: unknown, keys: ReadonlySet<string>): boolean {
-  if (Array.isArray(read)) return Array.isArray(expected) && read.length === expected.length && read.every((item, i) => agrees(item, expected[i], keys));
-  if (read === null || typeof read !== 'object') return Object.is(read, expected);
-  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return false;
-  const readKeys = Object.keys(read);
-  const expectedRecord = expected as Record<string, unknown>;
-  if (readKeys.join('\0') !== Object.keys(expectedRecord).join('\0')) return false;
-  return readKeys.every((key) => {
-    const item = (read as Record<string, unknown>)[key];
-    return (item === SKIPPED && keys.has(key)) || agrees(item, expectedRecord[key], keys);
-  });
-}
-
-/** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
-function yamlValue(text: string): { value: unknown } | undefined {
-  let documents;
-  try {
-    documents = parseAllDocuments(text, PARSE_OPTIONS);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(documents) || documents.length !== 1 || documents[0]!.errors.length > 0) return undefined;
-  try {
-    return { value: documents[0]!.toJS({ maxAliasCount: 100 }) };
-  } catch {
-    return undefined; // an alias yaml cannot resolve
-  }
-}
 
 /**
  * Every text the common reader reads, with and without keys skipped, it reads as simple-yaml.ts
@@ -124,21 +77,7 @@ describe('the common YAML reader', () => {
   });
 
   it('reads as simple-yaml.ts generated documents of every form rendered manifests use, keys skipped or read', () => {
-    const entry = fc.tuple(fc.constantFrom('a', 'args', 'env'), form, fc.boolean());
-    const texts: string[] = [];
-    fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 2), fc.boolean(), (entries, base, compact) => {
-        const lines = entries.map(([key, f, inSequence], i) => {
-          const pad = ' '.repeat(base);
-          const name = key === 'a' ? `a${i}` : i === entries.findIndex(([other]) => other === key) ? key : `${key}${i}`;
-          if (!inSequence) return `${pad}${name}:${renderForm(f, base + 2)}`;
-          const dash = base + (compact ? 0 : 2);
-          return `${pad}${name}:\n${' '.repeat(dash)}-${renderForm(f, dash + 2)}\n${pad}after${i}: x`;
-        });
-        texts.push(`${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\nlast: 1\n`);
-      }),
-      { seed: SEED, numRuns: 20000 },
-    );
+    const texts = skippedFormDocuments(SEED, 20000);
     const skipping = compare(texts, new Set(['args', 'env']));
     expect(skipping.mismatches).toEqual([]);
     expect(skipping.read).toBeGreaterThan(2000);

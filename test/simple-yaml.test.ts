@@ -7,35 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { documentLines } from '../src/parse/prefilter.js';
 import { psaWorkloadOf } from '../src/psa/workloads.js';
 import { readSimpleDocument, SKIPPED } from '../src/parse/simple-yaml.js';
 import { POD_SECURITY_UNREAD_KEYS } from '../src/psa/screen.js';
-import { GO_YAML } from '../src/parse/go-yaml-schema.js';
-import { form, keyArb, node, render, renderForm } from './yaml-forms.js';
+import { form, keyArb, node, render, renderForm, skippedFormDocuments } from './yaml-forms.js';
+import { agrees, documentsOf, shown, yamlValue } from './yaml-compare.js';
 import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
 /** Generated cases are seeded, so that a failure in CI is the same in a rerun; FUZZ_SEED explores others. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261206);
-const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
-
-/** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
-function yamlValue(text: string): { value: unknown } | undefined {
-  const documents = parseAllDocuments(text, PARSE_OPTIONS);
-  if (!Array.isArray(documents) || documents.length !== 1) return undefined;
-  const [document] = documents;
-  if (document!.errors.length > 0) return undefined;
-  return { value: document!.toJS({ maxAliasCount: 100 }) };
-}
-
-function documentsOf(text: string): string[] {
-  const lines = documentLines(text);
-  return lines === undefined ? [] : lines.map((document) => text.slice(document.start, document.end));
-}
-
 /** Every document of `files`: how many the simple reader read, and the first disagreement. */
 function compare(files: readonly string[]): { documents: number; read: number; mismatches: string[] } {
   let documents = 0;
@@ -56,28 +38,6 @@ function compare(files: readonly string[]): { documents: number; read: number; m
   return { documents, read, mismatches };
 }
 
-/** A value with SKIPPED (which JSON leaves out) written as a string, to compare. */
-function shown(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (item === SKIPPED ? '<skipped>' : item));
-}
-
-/**
- * Whether the reader's value (`read`) is yaml's (`expected`) but for values of `keys` that are
- * SKIPPED (a value written on its key's line in quotes or flow style is read, not skipped).
- */
-function agrees(read: unknown, expected: unknown, keys: ReadonlySet<string>): boolean {
-  if (Array.isArray(read)) return Array.isArray(expected) && read.length === expected.length && read.every((item, i) => agrees(item, expected[i], keys));
-  if (read === null || typeof read !== 'object') return Object.is(read, expected);
-  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return false;
-  const readKeys = Object.keys(read);
-  const expectedRecord = expected as Record<string, unknown>;
-  if (readKeys.join('\0') !== Object.keys(expectedRecord).join('\0')) return false;
-  return readKeys.every((key) => {
-    const item = (read as Record<string, unknown>)[key];
-    return (item === SKIPPED && keys.has(key)) || agrees(item, expectedRecord[key], keys);
-  });
-}
-
 /**
  * With keys skipped: every document the reader reads in full it also reads with keys skipped, and
  * the value is yaml's but for skipped values (when yaml reads the document at all: the lines of a
@@ -92,12 +52,7 @@ function compareSkipping(texts: Iterable<string>, keys: ReadonlySet<string>): { 
     // (An alias of an anchor inside a skipped value cannot be resolved: then the document is declined.)
     if (readSimpleDocument(text) !== undefined && skipped === undefined && !/\*[^\s]/.test(text)) mismatches.push(`declined only when skipping: ${text.slice(0, 200)}`);
     if (skipped === undefined) continue;
-    let expected: { value: unknown } | undefined;
-    try {
-      expected = yamlValue(text);
-    } catch {
-      continue; // an alias yaml cannot resolve
-    }
+    const expected = yamlValue(text);
     if (expected === undefined) continue;
     read++;
     if (shown(skipped).includes('<skipped>')) skippedSome++;
@@ -127,22 +82,7 @@ describe('the simple YAML reader', () => {
   });
 
   it('with keys skipped, agrees with yaml on generated documents of every form, skipped or read', () => {
-    const entry = fc.tuple(fc.constantFrom('a', 'args', 'env'), form, fc.boolean());
-    const texts: string[] = [];
-    fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 2), fc.boolean(), (entries, base, compact) => {
-        const lines = entries.map(([key, f, inSequence], i) => {
-          const pad = ' '.repeat(base);
-          // Skipped keys are written once each (a duplicate is not looked for in what is skipped).
-          const name = key === 'a' ? `a${i}` : i === entries.findIndex(([other]) => other === key) ? key : `${key}${i}`;
-          if (!inSequence) return `${pad}${name}:${renderForm(f, base + 2)}`;
-          const dash = base + (compact ? 0 : 2);
-          return `${pad}${name}:\n${' '.repeat(dash)}-${renderForm(f, dash + 2)}\n${pad}after${i}: x`;
-        });
-        texts.push(`${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\nlast: 1\n`);
-      }),
-      { seed: SEED, numRuns: 10000 },
-    );
+    const texts = skippedFormDocuments(SEED, 10000);
     const result = compareSkipping(texts, new Set(['args', 'env']));
     expect(result.mismatches).toEqual([]);
     expect(result.skippedSome).toBeGreaterThan(2000);
@@ -179,12 +119,7 @@ describe('the simple YAML reader', () => {
     let read = 0;
     for (const file of [...yamlFiles(join(ROOT, 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))]) {
       for (const document of documentsOf(readFileSync(file, 'utf8'))) {
-        let expected: { value: unknown } | undefined;
-        try {
-          expected = yamlValue(document);
-        } catch {
-          continue; // an alias `yaml` cannot resolve
-        }
+        const expected = yamlValue(document);
         const value = expected?.value as { kind?: unknown; apiVersion?: unknown } | null | undefined;
         if (value === null || typeof value !== 'object' || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string' || psaWorkloadOf(value.kind, value.apiVersion) === undefined) continue;
         workloads++;

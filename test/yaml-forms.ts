@@ -72,3 +72,28 @@ export function render(n: Node, indent: number, compactSeq: boolean): string[] {
   });
   return [`${pad}${n.v}`];
 }
+
+/**
+ * Documents of `key: form` entries (or `key:` and a one-item sequence `- form`, at the key's
+ * column when compact, then a key read after it), under a root key or not; the keys `args` and
+ * `env` written once each (a duplicate is not looked for in what is skipped), for the readers'
+ * tests with those keys skipped.
+ */
+export function skippedFormDocuments(seed: number, numRuns: number): string[] {
+  const entry = fc.tuple(fc.constantFrom('a', 'args', 'env'), form, fc.boolean());
+  const texts: string[] = [];
+  fc.assert(
+    fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 2), fc.boolean(), (entries, base, compact) => {
+      const lines = entries.map(([key, f, inSequence], i) => {
+        const pad = ' '.repeat(base);
+        const name = key === 'a' ? `a${i}` : i === entries.findIndex(([other]) => other === key) ? key : `${key}${i}`;
+        if (!inSequence) return `${pad}${name}:${renderForm(f, base + 2)}`;
+        const dash = base + (compact ? 0 : 2);
+        return `${pad}${name}:\n${' '.repeat(dash)}-${renderForm(f, dash + 2)}\n${pad}after${i}: x`;
+      });
+      texts.push(`${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\nlast: 1\n`);
+    }),
+    { seed, numRuns },
+  );
+  return texts;
+}

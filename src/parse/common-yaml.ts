@@ -93,6 +93,19 @@ function closingQuoteFrom(text: string, from: number): number {
   return -1;
 }
 
+/** Where the content of the line starting at `start` begins (after its spaces). */
+function contentAt(text: string, start: number): number {
+  let at = start;
+  while (text.charCodeAt(at) === SPACE) at++;
+  return at;
+}
+
+/** Where the line holding `at` ends: its line feed, or the text's end. */
+function lineEndFrom(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end < 0 ? text.length : end;
+}
+
 class LineReader {
   /** Where the next line to look at starts. */
   private pos = 0;
@@ -124,10 +137,8 @@ class LineReader {
     const length = text.length;
     let start = this.pos;
     while (start < length) {
-      let at = start;
-      while (text.charCodeAt(at) === SPACE) at++;
-      let end = text.indexOf('\n', at);
-      if (end < 0) end = length;
+      const at = contentAt(text, start);
+      const end = lineEndFrom(text, at);
       if (at === end || text.charCodeAt(at) === HASH) {
         start = end + 1;
         continue;
@@ -325,10 +336,8 @@ class LineReader {
     for (;;) {
       if (start >= text.length) decline();
       const lineStart = start;
-      let at = start;
-      while (text.charCodeAt(at) === SPACE) at++;
-      let lineEnd = text.indexOf('\n', at);
-      if (lineEnd < 0) lineEnd = text.length;
+      const at = contentAt(text, start);
+      const lineEnd = lineEndFrom(text, at);
       start = lineEnd + 1;
       if (at === lineEnd) {
         if (joined) decline();
@@ -373,10 +382,8 @@ class LineReader {
     let start = this.pos;
     let after = start;
     while (start < length) {
-      let at = start;
-      while (text.charCodeAt(at) === SPACE) at++;
-      let lineEnd = text.indexOf('\n', at);
-      if (lineEnd < 0) lineEnd = length;
+      const at = contentAt(text, start);
+      const lineEnd = lineEndFrom(text, at);
       const first = text.charCodeAt(at);
       if (at === lineEnd || first === HASH) {
         start = lineEnd + 1;
@@ -463,10 +470,8 @@ class LineReader {
     }
     let after = start;
     while (start < length) {
-      let at = start;
-      while (text.charCodeAt(at) === SPACE) at++;
-      let lineEnd = text.indexOf('\n', at);
-      if (lineEnd < 0) lineEnd = length;
+      const at = contentAt(text, start);
+      const lineEnd = lineEndFrom(text, at);
       const first = text.charCodeAt(at);
       if (at === lineEnd || first === HASH) {
         // A comment line ends a plain scalar, and a block scalar it is less indented than.
@@ -548,8 +553,7 @@ class LineReader {
       if (close < 0) return undefined;
       // An escape go-yaml does not know is a syntax error, left to the full parse to report.
       if (c === 34 && text.slice(from, close).replace(KNOWN_ESCAPE, '').includes('\\')) return undefined;
-      let lineAfter = text.indexOf('\n', close);
-      if (lineAfter < 0) lineAfter = text.length;
+      const lineAfter = lineEndFrom(text, close);
       // Only a comment may follow (`"a": b` is a key this reader does not read).
       return restIsEmpty(text.slice(close + 1, lineAfter)) ? lineAfter + 1 : undefined;
     }
