@@ -53451,7 +53451,7 @@ function readCommonDocument(text, options = {}) {
   if (DECLINED_CHARACTERS.test(text))
     return void 0;
   try {
-    const reader = new LineReader(text, options.skip, options.skipWithout);
+    const reader = new LineReader(text, options.skip);
     const indent = reader.peek();
     if (indent < 0 || reader.isItem())
       return void 0;
@@ -53485,7 +53485,6 @@ var init_common_yaml = __esm({
     LineReader = class {
       text;
       skip;
-      skipWithout;
       /** Where the next line to look at starts. */
       pos = 0;
       /** peek() has found the current content line (or the end) at `pos`: the fields below describe it. */
@@ -53502,10 +53501,9 @@ var init_common_yaml = __esm({
       /** Where OPENER found a quote or bracket last, at or after a skipped line's start (-1: none left). */
       opener = -2;
       depth = 0;
-      constructor(text, skip2, skipWithout) {
+      constructor(text, skip2) {
         this.text = text;
         this.skip = skip2;
-        this.skipWithout = skipWithout;
       }
       /** The indentation of the next line that is neither blank nor a comment, or -1 at the end. */
       peek() {
@@ -53604,11 +53602,6 @@ var init_common_yaml = __esm({
           const end = this.end;
           this.consume();
           if (this.skip?.has(key2) === true && this.skipValue(restFrom, end, indent)) {
-            own(object, key2, SKIPPED);
-            continue;
-          }
-          const needles = this.skipWithout?.get(key2);
-          if (needles !== void 0 && this.skipValueWithout(needles, restFrom, end, indent)) {
             own(object, key2, SKIPPED);
             continue;
           }
@@ -53803,39 +53796,6 @@ var init_common_yaml = __esm({
         this.pos = after;
         this.found = false;
         return true;
-      }
-      /**
-       * skipValue for a key of ReadOptions.skipWithout: passed over only when the text from its colon
-       * to the value's end holds none of `needles`, nor what could spell or bring a key (an escape,
-       * an alias, a tag); else it is left where it was, to be read.
-       */
-      skipValueWithout(needles, restFrom, end, indent) {
-        const from = this.pos;
-        if (!this.skipValue(restFrom, end, indent))
-          return false;
-        const to = this.pos;
-        for (const needle of [...needles, "\\", "*", "!"]) {
-          if (this.occurs(needle, restFrom, to)) {
-            this.pos = from;
-            this.found = false;
-            return false;
-          }
-        }
-        return true;
-      }
-      /**
-       * Per needle of skipValueWithout, where the last search started and where it found the needle
-       * (-1: nowhere after): searched again only once passed, so linear in the text.
-       */
-      searched = /* @__PURE__ */ new Map();
-      /** Whether `needle` occurs in [from, to). */
-      occurs(needle, from, to) {
-        let last = this.searched.get(needle);
-        if (last === void 0 || last.from > from || last.at >= 0 && last.at < from) {
-          last = { from, at: this.text.indexOf(needle, from) };
-          this.searched.set(needle, last);
-        }
-        return last.at >= 0 && last.at < to;
       }
       /**
        * Where the value of a skipped key at column `indent` ends (the start of the first line after
@@ -55377,7 +55337,7 @@ var init_yaml = __esm({
 function settleDocument(documentText2, settle) {
   if (!settle.admits(documentText2))
     return void 0;
-  const options = { ...settle.skip !== void 0 ? { skip: settle.skip } : {}, ...settle.skipWithout !== void 0 ? { skipWithout: settle.skipWithout } : {} };
+  const options = settle.skip === void 0 ? {} : { skip: settle.skip };
   const value = readCommonDocument(documentText2, options) ?? readSimpleDocument(documentText2, options);
   return value === void 0 ? void 0 : settle.value(value);
 }
@@ -55430,7 +55390,7 @@ function settleWorkload(value, policyOf, config, kubeVersion) {
     return void 0;
   return podSecurityPasses({ kind, apiVersion, written: value }, policy, config, kubeVersion) === false ? void 0 : "read";
 }
-var POD_SECURITY_UNREAD_KEYS, POD_SECURITY_HOST_KEYS;
+var POD_SECURITY_UNREAD_KEYS;
 var init_screen = __esm({
   "dist/src/psa/screen.js"() {
     "use strict";
@@ -55460,7 +55420,6 @@ var init_screen = __esm({
       "volumeClaimTemplates",
       "status"
     ]);
-    POD_SECURITY_HOST_KEYS = new Map(["livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "ports"].map((key2) => [key2, ["host"]]));
   }
 });
 
@@ -63905,7 +63864,6 @@ function workloadSettle(checked, complete, settings2, kubeVersion, patch = false
   return {
     admits: (text) => !mightBeRead(text),
     skip: POD_SECURITY_UNREAD_KEYS,
-    skipWithout: POD_SECURITY_HOST_KEYS,
     value: (value) => {
       const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings2.config, kubeVersion);
       return patch && settled === "read" ? "other" : settled;
@@ -72353,4 +72311,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 11ed42b47d446f37a1a23e70c54038f3d9f0d8cd356cc7e707220e30e3e2745c
+//# admission-lint-build f01b1e9a2097378928c3da0f0301488ee665fa893ea82ab706096e998a06d6b9

@@ -38,7 +38,7 @@ import { bytesMayHoldNetworkPolicy, bytesMayHoldOtherNetworkPolicy, bytesMayHold
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
-import { POD_SECURITY_HOST_KEYS, POD_SECURITY_UNREAD_KEYS, settleWorkload } from '../psa/screen.js';
+import { POD_SECURITY_UNREAD_KEYS, settleWorkload } from '../psa/screen.js';
 import { bundleWorkloadOf, recognize } from '../recognize/recognize.js';
 import { readSimpleDocument } from '../parse/simple-yaml.js';
 import { unreadableMayHoldNaming } from '../match/unreadable.js';
@@ -161,7 +161,6 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
   return {
     admits: (text) => !mightBeRead(text),
     skip: POD_SECURITY_UNREAD_KEYS,
-    skipWithout: POD_SECURITY_HOST_KEYS,
     value: (value) => {
       const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion);
       return patch && settled === 'read' ? 'other' : settled;

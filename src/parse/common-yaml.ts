@@ -15,9 +15,7 @@
  *   simple-yaml.ts reads the value instead; this reader passes over it by its block structure
  *   (skimValue: a block scalar's text, a plain scalar's, a quoted scalar to its closing quote at
  *   any indentation, as go-yaml reads it), and reads it only where that structure is not one of
- *   these. A value on its key's line that starts with a quote or a bracket is read, as there.
- *   The values of ReadOptions.skipWithout's keys are passed over so when their text holds none
- *   of the strings given (nor an escape, an alias or a tag), and read otherwise;
+ *   these. A value on its key's line that starts with a quote or a bracket is read, as there;
  * - what go-yaml refuses inside a skipped value whose lines it passes over by structure (`: ` in a
  *   plain scalar's line, an unknown escape) makes it read the value, so that the full parse
  *   reports it, as where simple-yaml.ts reads it.
@@ -127,7 +125,6 @@ class LineReader {
   constructor(
     private readonly text: string,
     private readonly skip: ReadonlySet<string> | undefined,
-    private readonly skipWithout: ReadonlyMap<string, readonly string[]> | undefined,
   ) {}
 
   /** The indentation of the next line that is neither blank nor a comment, or -1 at the end. */
@@ -218,11 +215,6 @@ class LineReader {
       const end = this.end;
       this.consume();
       if (this.skip?.has(key) === true && this.skipValue(restFrom, end, indent)) {
-        own(object, key, SKIPPED);
-        continue;
-      }
-      const needles = this.skipWithout?.get(key);
-      if (needles !== undefined && this.skipValueWithout(needles, restFrom, end, indent)) {
         own(object, key, SKIPPED);
         continue;
       }
@@ -409,41 +401,6 @@ class LineReader {
   }
 
   /**
-   * skipValue for a key of ReadOptions.skipWithout: passed over only when the text from its colon
-   * to the value's end holds none of `needles`, nor what could spell or bring a key (an escape,
-   * an alias, a tag); else it is left where it was, to be read.
-   */
-  private skipValueWithout(needles: readonly string[], restFrom: number, end: number, indent: number): boolean {
-    const from = this.pos;
-    if (!this.skipValue(restFrom, end, indent)) return false;
-    const to = this.pos;
-    for (const needle of [...needles, '\\', '*', '!']) {
-      if (this.occurs(needle, restFrom, to)) {
-        this.pos = from;
-        this.found = false;
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Per needle of skipValueWithout, where the last search started and where it found the needle
-   * (-1: nowhere after): searched again only once passed, so linear in the text.
-   */
-  private readonly searched = new Map<string, { readonly from: number; readonly at: number }>();
-
-  /** Whether `needle` occurs in [from, to). */
-  private occurs(needle: string, from: number, to: number): boolean {
-    let last = this.searched.get(needle);
-    if (last === undefined || last.from > from || (last.at >= 0 && last.at < from)) {
-      last = { from, at: this.text.indexOf(needle, from) };
-      this.searched.set(needle, last);
-    }
-    return last.at >= 0 && last.at < to;
-  }
-
-  /**
    * Where the value of a skipped key at column `indent` ends (the start of the first line after
    * it), told from the block structure of its lines: each line a key or a dash is a node's line,
    * whose value is nested below it, a block scalar or a plain scalar (the deeper lines below are
@@ -590,7 +547,7 @@ class LineReader {
 export function readCommonDocument(text: string, options: ReadOptions = {}): Record<string, unknown> | undefined {
   if (DECLINED_CHARACTERS.test(text)) return undefined;
   try {
-    const reader = new LineReader(text, options.skip, options.skipWithout);
+    const reader = new LineReader(text, options.skip);
     const indent = reader.peek();
     if (indent < 0 || reader.isItem()) return undefined;
     const value = reader.mapping(indent);

@@ -35,8 +35,6 @@ export interface ValueSettle {
   readonly value: (value: Readonly<Record<string, unknown>>) => Settled | undefined;
   /** Keys `value` never looks at, at any depth: their values are not read (src/parse/simple-yaml.ts ReadOptions). */
   readonly skip?: ReadonlySet<string>;
-  /** Keys in whose values `value` looks only at keys holding one of these strings (ReadOptions.skipWithout). */
-  readonly skipWithout?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Which documents are taken from their value, their positions found only when asked for. */
@@ -64,7 +62,7 @@ export interface DocumentReads {
 /** What a document's value settles, when the fast reader reads it and the caller's test admits it. */
 export function settleDocument(documentText: string, settle: ValueSettle): Settled | undefined {
   if (!settle.admits(documentText)) return undefined;
-  const options = { ...(settle.skip !== undefined ? { skip: settle.skip } : {}), ...(settle.skipWithout !== undefined ? { skipWithout: settle.skipWithout } : {}) };
+  const options = settle.skip === undefined ? {} : { skip: settle.skip };
   const value = readCommonDocument(documentText, options) ?? readSimpleDocument(documentText, options);
   return value === undefined ? undefined : settle.value(value);
 }

@@ -438,14 +438,6 @@ export interface ReadOptions {
    * error in them is not seen). For a caller that never looks at those keys (src/psa/screen.ts).
    */
   readonly skip?: ReadonlySet<string>;
-  /**
-   * Keys whose values are not read either (SKIPPED) when their text holds none of the strings
-   * given, nor a backslash, `*` or `!` (an escape, an alias or a tag could spell or bring one):
-   * for a caller that reads, in their values, only keys that contain one of those strings
-   * (src/psa/screen.ts: `host` in probes, lifecycle handlers and ports). Only
-   * src/parse/common-yaml.ts passes over them; this reader reads them.
-   */
-  readonly skipWithout?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**

@@ -45,18 +45,6 @@ export const POD_SECURITY_UNREAD_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Keys whose values settleWorkload reads only for a key containing `host`: probes' and lifecycle
- * handlers' httpGet.host and tcpSocket.host (check hostProbesAndHostLifecycle), ports' hostPort
- * (check hostPorts; with hostNetwork the API server defaults hostPort from containerPort, but
- * hostNetwork fails every level that checks ports). The fast reader passes over a value of
- * these whose text holds no `host` (src/parse/simple-yaml.ts ReadOptions.skipWithout). A test
- * replaces such values by others without `host` and expects the same verdict.
- */
-export const POD_SECURITY_HOST_KEYS: ReadonlyMap<string, readonly string[]> = new Map(
-  ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'ports'].map((key) => [key, ['host']]),
-);
-
-/**
  * What the value of a document settles for the pod-security rule: `read`, a workload that passes
  * every mode of its namespace (checked, nothing to report); `other`, not a workload the plugin
  * evaluates or not one a request could carry (src/recognize builds none); undefined, parse it.
