@@ -42938,32 +42938,12 @@ var init_pem = __esm({
   }
 });
 
-// lazy-builtin:node:tls
-var m3, load3, lazy3, lazyArray, connect, rootCertificates;
-var init_node_tls = __esm({
-  "lazy-builtin:node:tls"() {
-    init_import_meta_url();
-    load3 = () => m3 ??= require("node:tls");
-    lazy3 = (name) => new Proxy(function() {
-    }, {
-      apply: (_, self, args) => Reflect.apply(load3()[name], self, args),
-      construct: (_, args) => Reflect.construct(load3()[name], args),
-      get: (_, key2) => key2 === "prototype" ? load3()[name].prototype : Reflect.get(load3()[name], key2)
-    });
-    lazyArray = (name) => new Proxy([], {
-      get: (_, key2) => Reflect.get(load3()[name], key2),
-      has: (_, key2) => Reflect.has(load3()[name], key2),
-      ownKeys: () => Reflect.ownKeys(load3()[name]),
-      getOwnPropertyDescriptor: (_, key2) => Reflect.getOwnPropertyDescriptor(load3()[name], key2)
-    });
-    connect = /* @__PURE__ */ lazy3("connect");
-    rootCertificates = /* @__PURE__ */ lazyArray("rootCertificates");
-  }
-});
-
 // dist/src/kube/public-roots.js
+function rootCertificates() {
+  return createRequire(import_meta_url)("node:tls").rootCertificates;
+}
 function isPublicRoot(certificate) {
-  const roots = publicRoots.get(() => new Set(rootCertificates.map((pem) => new X509Certificate(pem).raw.toString("hex"))));
+  const roots = publicRoots.get(() => new Set(rootCertificates().map((pem) => new X509Certificate(pem).raw.toString("hex"))));
   return roots.has(certificate.raw.toString("hex"));
 }
 var publicRoots;
@@ -42972,7 +42952,7 @@ var init_public_roots = __esm({
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    init_node_tls();
+    init_module();
     init_cache();
     publicRoots = new Lazy();
   }
@@ -43514,20 +43494,20 @@ var init_ca_bundle = __esm({
 });
 
 // lazy-builtin:node:net
-var m4, load4, lazy4, isIP, isIPv4, isIPv6;
+var m3, load3, lazy3, isIP, isIPv4, isIPv6;
 var init_node_net = __esm({
   "lazy-builtin:node:net"() {
     init_import_meta_url();
-    load4 = () => m4 ??= require("node:net");
-    lazy4 = (name) => new Proxy(function() {
+    load3 = () => m3 ??= require("node:net");
+    lazy3 = (name) => new Proxy(function() {
     }, {
-      apply: (_, self, args) => Reflect.apply(load4()[name], self, args),
-      construct: (_, args) => Reflect.construct(load4()[name], args),
-      get: (_, key2) => key2 === "prototype" ? load4()[name].prototype : Reflect.get(load4()[name], key2)
+      apply: (_, self, args) => Reflect.apply(load3()[name], self, args),
+      construct: (_, args) => Reflect.construct(load3()[name], args),
+      get: (_, key2) => key2 === "prototype" ? load3()[name].prototype : Reflect.get(load3()[name], key2)
     });
-    isIP = /* @__PURE__ */ lazy4("isIP");
-    isIPv4 = /* @__PURE__ */ lazy4("isIPv4");
-    isIPv6 = /* @__PURE__ */ lazy4("isIPv6");
+    isIP = /* @__PURE__ */ lazy3("isIP");
+    isIPv4 = /* @__PURE__ */ lazy3("isIPv4");
+    isIPv6 = /* @__PURE__ */ lazy3("isIPv6");
   }
 });
 
@@ -68140,6 +68120,22 @@ var init_formats2 = __esm({
   }
 });
 
+// lazy-builtin:node:tls
+var m4, load4, lazy4, connect;
+var init_node_tls = __esm({
+  "lazy-builtin:node:tls"() {
+    init_import_meta_url();
+    load4 = () => m4 ??= require("node:tls");
+    lazy4 = (name) => new Proxy(function() {
+    }, {
+      apply: (_, self, args) => Reflect.apply(load4()[name], self, args),
+      construct: (_, args) => Reflect.construct(load4()[name], args),
+      get: (_, key2) => key2 === "prototype" ? load4()[name].prototype : Reflect.get(load4()[name], key2)
+    });
+    connect = /* @__PURE__ */ lazy4("connect");
+  }
+});
+
 // dist/src/probe/tls-check.js
 function rfc3339(date) {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -72311,4 +72307,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build f01b1e9a2097378928c3da0f0301488ee665fa893ea82ab706096e998a06d6b9
+//# admission-lint-build 971bea1688ced9e87b9f95ee00aeeda31c69aaa6df446344806f79280a19f3e3

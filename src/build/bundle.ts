@@ -64,12 +64,12 @@ async function reExportRest(builtin: string, except: readonly string[]): Promise
  * loaded on first use instead, which keeps them out of the start-up:
  * - commander requires node:child_process for executable subcommands (admission-lint has none);
  * - ca-bundle needs node:crypto only for a caBundle with PEM certificates in it, sarif only to
- *   hash; client-config-url needs node:net only for a webhook with a url; ca-bundle needs
- *   node:tls (its list of public roots, about 5 ms to load) only for a caBundle's certificates.
+ *   hash; client-config-url needs node:net only for a webhook with a url; probe needs node:tls
+ *   only to connect (about 5 ms to load, with node:net; the public roots that ca-bundle reads of
+ *   it are required on first use, src/kube/public-roots.ts).
  * Each function (or class) the builtin exports becomes a proxy that loads the builtin when it is
- * called, constructed or read from, and so does each array (node:tls rootCertificates). A name
- * that is neither is not exported, so an import of one fails the build instead of going wrong at
- * run time. The proxies are marked pure, so only
+ * called, constructed or read from. A name that is not a function is not exported, so an import
+ * of one fails the build instead of going wrong at run time. The proxies are marked pure, so only
  * the names an ES module imports are in the bundle: the list of a builtin's exports differs between
  * Node versions, the bundle must not. (commander, CommonJS, takes every function of
  * node:child_process, a list that has not changed since Node 14.)
@@ -89,9 +89,7 @@ const lazyBuiltins: Plugin = {
     }
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const module = (await import(args.path)) as Record<string, unknown>;
-      const named = (name: string): boolean => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name);
-      const names = Object.keys(module).filter((name) => named(name) && typeof module[name] === 'function');
-      const arrays = Object.keys(module).filter((name) => named(name) && Array.isArray(module[name]));
+      const names = Object.keys(module).filter((name) => name !== 'default' && typeof module[name] === 'function' && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
         `let m;`,
         `const load = () => (m ??= require(${JSON.stringify(args.path)}));`,
@@ -101,15 +99,7 @@ const lazyBuiltins: Plugin = {
         `  construct: (_, args) => Reflect.construct(load()[name], args),`,
         `  get: (_, key) => (key === 'prototype' ? load()[name].prototype : Reflect.get(load()[name], key)),`,
         `});`,
-        // An array target, so that Array.isArray, length, indexes and the array methods work through it.
-        `const lazyArray = (name) => new Proxy([], {`,
-        `  get: (_, key) => Reflect.get(load()[name], key),`,
-        `  has: (_, key) => Reflect.has(load()[name], key),`,
-        `  ownKeys: () => Reflect.ownKeys(load()[name]),`,
-        `  getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(load()[name], key),`,
-        `});`,
         ...names.map((name) => `export const ${name} = /* @__PURE__ */ lazy(${JSON.stringify(name)});`),
-        ...arrays.map((name) => `export const ${name} = /* @__PURE__ */ lazyArray(${JSON.stringify(name)});`),
       ];
       return { contents: `${lines.join('\n')}\n`, loader: 'js' };
     });
