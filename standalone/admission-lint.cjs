@@ -47862,7 +47862,8 @@ function isManifestName(name) {
   return MANIFEST_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 function displayPath2(path) {
-  return path.split("\\").join("/");
+  const shown = path.split("\\").join("/");
+  return shown === STDIN_PATH ? `./${shown}` : shown;
 }
 function insideRoot(path, root) {
   try {
@@ -72307,4 +72308,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 971bea1688ced9e87b9f95ee00aeeda31c69aaa6df446344806f79280a19f3e3
+//# admission-lint-build 603f4c39a1dc7220542701f9fb2a2ef5ba08e3aae736979a76aeded72fa1025a

@@ -56,9 +56,14 @@ function isManifestName(name: string): boolean {
   return MANIFEST_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 
-/** Keeps the display path in the user's own terms: relative stays relative, `/` separators. */
+/**
+ * Keeps the display path in the user's own terms: relative stays relative, `/` separators. A file
+ * named as standard input is shown (`<stdin>`) is `./<stdin>`: the formats, --stdin-filename and
+ * --fix take `<stdin>` for standard input.
+ */
 function displayPath(path: string): string {
-  return path.split('\\').join('/');
+  const shown = path.split('\\').join('/');
+  return shown === STDIN_PATH ? `./${shown}` : shown;
 }
 
 /** Whether `path` resolves to a place inside `root` (a real path), so a walk never leaves the folder it was given. */
