@@ -4,7 +4,7 @@ import { nodesOf } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingCanReject, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import { onRequest, policySeesRequest, validatingWebhookSees } from '../src/match/subresource-request.js';
+import { namespaceReach, onRequest, policySeesRequest, validatingWebhookSees } from '../src/match/subresource-request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
 import { elideMiddle, joinWords } from '../src/text/list.js';
@@ -188,6 +188,8 @@ interface OtherChecks {
   readonly initFields: ReadonlySet<string>;
   /** What it checks of ephemeral containers where they are added (nothing when it does not match pods/ephemeralcontainers); `whole`: all of them. */
   readonly ephemeral: ReadonlySet<string> | 'whole';
+  /** The namespaces it can reject that request in (src/match/subresource-request.ts namespaceReach). */
+  readonly ephemeralReach: string;
 }
 
 function otherChecks(run: RuleRun): readonly OtherChecks[] {
@@ -198,7 +200,15 @@ function otherChecks(run: RuleRun): readonly OtherChecks[] {
       const addsEphemeral = matchesEphemeralContainers(policy, run);
       if (resources.size === 0 && !addsEphemeral) return [];
       const checks = checksOf(policy, run);
-      return [{ policy, resources, initFields: checks.checked.initContainers, ephemeral: !addsEphemeral ? new Set<string>() : checks.refusesEphemeral ? 'whole' : checks.checked.ephemeralContainers }];
+      return [
+        {
+          policy,
+          resources,
+          initFields: checks.checked.initContainers,
+          ephemeral: !addsEphemeral ? new Set<string>() : checks.refusesEphemeral ? 'whole' : checks.checked.ephemeralContainers,
+          ephemeralReach: addsEphemeral ? namespaceReach(policy, run, EPHEMERAL_REQUEST) : 'all',
+        },
+      ];
     }),
   );
 }
@@ -220,13 +230,19 @@ function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
 
 const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called when kubectl debug adds an ephemeral container');
 
+/** A request that creates a Pod: where a policy checks the containers of Pods. */
+const POD_REQUEST = { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: 'default' } as const;
+
 /**
  * Whether a policy of the run (this one too) checks `field` of ephemeral containers on the request
- * that adds them; or a webhook of the run is called on that request, whose checks are in code the
- * manifest does not show (not judged).
+ * that adds them, in every namespace where `object` checks it of Pods' containers (its
+ * namespaceSelectors and its bindings' are none, or the same: attack s49b c5b); or a webhook of
+ * the run is called on that request, whose checks are in code the manifest does not show (not
+ * judged).
  */
-function ephemeralChecked(run: RuleRun, field: string): boolean {
-  if (otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field))) return true;
+function ephemeralChecked(object: PolicyObject, run: RuleRun, field: string): boolean {
+  const reach = namespaceReach(object, run, POD_REQUEST);
+  if (otherChecks(run).some(({ ephemeral, ephemeralReach }) => (ephemeral === 'whole' || covers(ephemeral, field)) && (ephemeralReach === 'all' || ephemeralReach === reach))) return true;
   return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () => validatingWebhookSees(run, EPHEMERAL_REQUEST));
 }
 
@@ -254,7 +270,7 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'eph
   // the debug request is no news (its init-container gap is, as before).
   const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
   const rejects = bindings.length === 0 || bindings.some(bindingCanReject);
-  const ephemeral = rejects && podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(run, field)) : [];
+  const ephemeral = rejects && podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(object, run, field)) : [];
   const unchecked = [...new Set([...init, ...ephemeral])].sort();
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.

@@ -38106,6 +38106,22 @@ function pointerToPath(pointer) {
     return [];
   return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
 }
+function canonical(value) {
+  const seen = /* @__PURE__ */ new Set();
+  const walk2 = (node) => {
+    if (node instanceof Date)
+      return { $date: node.toISOString() };
+    if (node === null || typeof node !== "object")
+      return node;
+    if (seen.has(node))
+      return "$cycle";
+    seen.add(node);
+    const out = Array.isArray(node) ? node.map(walk2) : Object.fromEntries(Object.keys(node).sort().map((key2) => [key2, walk2(node[key2])]));
+    seen.delete(node);
+    return out;
+  };
+  return JSON.stringify(walk2(value));
+}
 var init_json = __esm({
   "dist/src/json.js"() {
     "use strict";
@@ -46598,6 +46614,14 @@ function policySeesRequest(object, run2, request3) {
   const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable);
   return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request3, true) && objectSelectorLets(bindingSpec(binding)?.matchResources?.objectSelector, request3, true));
 }
+function namespaceReach(object, run2, request3) {
+  const selector = (value) => isRecord2(value) ? value : void 0;
+  const constraints = selector(policySpec(object)?.matchConstraints?.namespaceSelector);
+  const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable && bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request3, true)).map((binding) => selector(bindingSpec(binding)?.matchResources?.namespaceSelector));
+  if (isEmptySelector(constraints) && (bindings.length === 0 || bindings.some(isEmptySelector)))
+    return "all";
+  return canonical({ constraints: isEmptySelector(constraints) ? {} : constraints, bindings: bindings.map((binding) => canonical(isEmptySelector(binding) ? {} : binding)).sort() });
+}
 function validatingWebhookSees(run2, request3) {
   const sees = (webhook) => {
     if (!rulesMatchRequest(webhook.rules, request3))
@@ -46742,7 +46766,15 @@ function otherChecks(run2) {
     if (resources.size === 0 && !addsEphemeral)
       return [];
     const checks = checksOf(policy, run2);
-    return [{ policy, resources, initFields: checks.checked.initContainers, ephemeral: !addsEphemeral ? /* @__PURE__ */ new Set() : checks.refusesEphemeral ? "whole" : checks.checked.ephemeralContainers }];
+    return [
+      {
+        policy,
+        resources,
+        initFields: checks.checked.initContainers,
+        ephemeral: !addsEphemeral ? /* @__PURE__ */ new Set() : checks.refusesEphemeral ? "whole" : checks.checked.ephemeralContainers,
+        ephemeralReach: addsEphemeral ? namespaceReach(policy, run2, EPHEMERAL_REQUEST) : "all"
+      }
+    ];
   }));
 }
 function checkedElsewhere(object, run2) {
@@ -46756,8 +46788,9 @@ function checkedElsewhere(object, run2) {
   }
   return out;
 }
-function ephemeralChecked(run2, field) {
-  if (otherChecks(run2).some(({ ephemeral }) => ephemeral === "whole" || covers(ephemeral, field)))
+function ephemeralChecked(object, run2, field) {
+  const reach = namespaceReach(object, run2, POD_REQUEST);
+  if (otherChecks(run2).some(({ ephemeral, ephemeralReach }) => (ephemeral === "whole" || covers(ephemeral, field)) && (ephemeralReach === "all" || ephemeralReach === reach)))
     return true;
   return run2.memo.get(WEBHOOK_SEES_EPHEMERAL, () => validatingWebhookSees(run2, EPHEMERAL_REQUEST));
 }
@@ -46776,7 +46809,7 @@ function check4(object, run2) {
   const init = candidates2.filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field));
   const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable);
   const rejects = bindings.length === 0 || bindings.some(bindingCanReject);
-  const ephemeral = rejects && podSpecResources(object).has("/pods") ? candidates2.filter((field) => !ephemeralChecked(run2, field)) : [];
+  const ephemeral = rejects && podSpecResources(object).has("/pods") ? candidates2.filter((field) => !ephemeralChecked(object, run2, field)) : [];
   const unchecked = [.../* @__PURE__ */ new Set([...init, ...ephemeral])].sort();
   if (unchecked.length === 0)
     return [];
@@ -46882,7 +46915,7 @@ function analyse3(object, run2) {
   const refusesEphemeral = parsedValidations.some(({ expr }) => expr !== void 0 && refuses2(expr));
   return { checked, refusesEphemeral, firstAt };
 }
-var POD_SPEC_RESOURCES, SHARED_FIELDS, EPHEMERAL_REQUEST, LIST_KINDS, MAX_PATH, OTHER_CHECKS, WEBHOOK_SEES_EPHEMERAL, POLICY_CHECKS, HELP, rule30;
+var POD_SPEC_RESOURCES, SHARED_FIELDS, EPHEMERAL_REQUEST, LIST_KINDS, MAX_PATH, OTHER_CHECKS, WEBHOOK_SEES_EPHEMERAL, POD_REQUEST, POLICY_CHECKS, HELP, rule30;
 var init_init_containers_unchecked = __esm({
   "dist/rules/init-containers-unchecked.js"() {
     "use strict";
@@ -46906,6 +46939,7 @@ var init_init_containers_unchecked = __esm({
     MAX_PATH = 3;
     OTHER_CHECKS = memoKey("what the run's policies check of init and ephemeral containers");
     WEBHOOK_SEES_EPHEMERAL = memoKey("a webhook of the run is called when kubectl debug adds an ephemeral container");
+    POD_REQUEST = { operation: "CREATE", group: "", version: "v1", resource: "pods", subresource: "", namespace: "default" };
     POLICY_CHECKS = memoKey("what each policy checks of containers and init containers");
     HELP = "An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod's whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads. kubectl debug adds ephemeral containers through the pods/ephemeralcontainers subresource, which a rule of pods does not match: add it to the rules and object.spec.?ephemeralContainers.orValue([]) to the lists.";
     rule30 = defineObjectRule({
@@ -50563,11 +50597,11 @@ var init_fail_open = __esm({
 });
 
 // dist/rules/mutator-ordering.js
-function canonical(value) {
+function canonical2(value) {
   if (Array.isArray(value))
-    return `[${value.map(canonical).join(",")}]`;
+    return `[${value.map(canonical2).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((key2) => `${JSON.stringify(key2)}:${canonical(value[key2])}`).join(",")}}`;
+    return `{${Object.keys(value).sort().map((key2) => `${JSON.stringify(key2)}:${canonical2(value[key2])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -50575,7 +50609,7 @@ function identity2(hook, identities) {
   let key2 = identities.get(hook);
   if (key2 === void 0) {
     const { name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions } = hook.entry.webhook;
-    key2 = canonical({ name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions });
+    key2 = canonical2({ name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions });
     identities.set(hook, key2);
   }
   return key2;
@@ -71016,6 +71050,9 @@ function removeItem(file, documentIndex, path) {
   return { start: from, end: newline < 0 ? text.length : newline + 1, text: "" };
 }
 
+// dist/src/fix/fix-file.js
+init_json();
+
 // dist/src/fix/objects.js
 init_import_meta_url();
 init_prefilter();
@@ -71060,22 +71097,6 @@ function readObjects(path, text) {
 }
 function sameKey(a, b) {
   return a.documentIndex === b.documentIndex && a.basePath.length === b.basePath.length && a.basePath.every((segment, i) => segment === b.basePath[i]);
-}
-function canonical2(value) {
-  const seen = /* @__PURE__ */ new Set();
-  const walk2 = (node) => {
-    if (node instanceof Date)
-      return { $date: node.toISOString() };
-    if (node === null || typeof node !== "object")
-      return node;
-    if (seen.has(node))
-      return "$cycle";
-    seen.add(node);
-    const out = Array.isArray(node) ? node.map(walk2) : Object.fromEntries(Object.keys(node).sort().map((key2) => [key2, walk2(node[key2])]));
-    seen.delete(node);
-    return out;
-  };
-  return JSON.stringify(walk2(value));
 }
 
 // dist/src/fix/plan.js
@@ -71508,7 +71529,7 @@ function proven(path, before, afterText, fixes) {
     if (!sameKey(key2, { documentIndex: next.manifest.documentIndex, basePath: next.manifest.basePath }) || next.kind !== object.kind || !decodes)
       return false;
     const expected = mine.reduce((effective, fix) => fix.expect(effective), object.effective);
-    if (canonical2(expected) !== canonical2(next.effective))
+    if (canonical(expected) !== canonical(next.effective))
       return false;
     return mine.every((fix) => fix.written.every((field) => !next.defaulted.has(formatFieldPath(field))));
   });
@@ -72308,4 +72329,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 603f4c39a1dc7220542701f9fb2a2ef5ba08e3aae736979a76aeded72fa1025a
+//# admission-lint-build 574b4001fce72e01c31c4a1f90f3a4fc8249da48b3be07f338f4c2945789941f

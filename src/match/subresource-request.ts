@@ -17,7 +17,7 @@ import type { KubeVersion } from '../kube/version.js';
 import type { PolicyObject } from '../model/objects.js';
 import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
 import type { LabelSelector, MatchResources, Webhook } from '../model/types.js';
-import { isRecord } from '../json.js';
+import { canonical, isRecord } from '../json.js';
 import type { RunScope } from '../run-scope.js';
 import { policyIndexOf } from './bindings.js';
 import { compileRule, compiledRuleMatches, type AdmissionRequest } from './request.js';
@@ -159,6 +159,24 @@ export function policySeesRequest(object: PolicyObject, run: Pick<RunScope, 'pol
   if ((Array.isArray(spec?.matchConditions) ? spec.matchConditions : []).some((condition) => conditionExcludes(condition?.expression, 'validating.matchCondition', request, run.kubeVersion))) return false;
   const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
   return bindings.length === 0 || bindings.some((binding) => bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true) && objectSelectorLets(bindingSpec(binding)?.matchResources?.objectSelector, request, true));
+}
+
+/**
+ * Which namespaces a ValidatingAdmissionPolicy can reject the request in, as written: `all`
+ * (no namespaceSelector in its matchConstraints, and a binding that can reject with none, or no
+ * binding in the run), or a key of its selectors (matchConstraints' and those of the bindings
+ * that can reject and match the request). Two policies with the same key reach the same
+ * namespaces; which namespaces other selectors reach is not judged.
+ */
+export function namespaceReach(object: PolicyObject, run: Pick<RunScope, 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>, request: RequestAttributes): string {
+  const selector = (value: unknown): LabelSelector | undefined => (isRecord(value) ? (value as LabelSelector) : undefined);
+  const constraints = selector(policySpec(object)?.matchConstraints?.namespaceSelector);
+  const bindings = policyIndexOf(run)
+    .bindingsOf(object)
+    .filter((binding) => binding.decodable && bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true))
+    .map((binding) => selector(bindingSpec(binding)?.matchResources?.namespaceSelector));
+  if (isEmptySelector(constraints) && (bindings.length === 0 || bindings.some(isEmptySelector))) return 'all';
+  return canonical({ constraints: isEmptySelector(constraints) ? {} : constraints, bindings: bindings.map((binding) => canonical(isEmptySelector(binding) ? {} : binding)).sort() });
 }
 
 /**
