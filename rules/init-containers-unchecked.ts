@@ -4,7 +4,7 @@ import { nodesOf } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingCanReject, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import { namespaceReach, onRequest, policySeesRequest, validatingWebhookSees } from '../src/match/subresource-request.js';
+import { onRequest, policySeesRequest, rejectsInEveryNamespace, validatingWebhookSees } from '../src/match/subresource-request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
 import { elideMiddle, joinWords } from '../src/text/list.js';
@@ -188,8 +188,8 @@ interface OtherChecks {
   readonly initFields: ReadonlySet<string>;
   /** What it checks of ephemeral containers where they are added (nothing when it does not match pods/ephemeralcontainers); `whole`: all of them. */
   readonly ephemeral: ReadonlySet<string> | 'whole';
-  /** The namespaces it can reject that request in (src/match/subresource-request.ts namespaceReach). */
-  readonly ephemeralReach: string;
+  /** It can reject that request in every namespace (src/match/subresource-request.ts rejectsInEveryNamespace). */
+  readonly ephemeralEverywhere: boolean;
 }
 
 function otherChecks(run: RuleRun): readonly OtherChecks[] {
@@ -206,7 +206,7 @@ function otherChecks(run: RuleRun): readonly OtherChecks[] {
           resources,
           initFields: checks.checked.initContainers,
           ephemeral: !addsEphemeral ? new Set<string>() : checks.refusesEphemeral ? 'whole' : checks.checked.ephemeralContainers,
-          ephemeralReach: addsEphemeral ? namespaceReach(policy, run, EPHEMERAL_REQUEST) : 'all',
+          ephemeralEverywhere: addsEphemeral && rejectsInEveryNamespace(policy, run, true, EPHEMERAL_REQUEST),
         },
       ];
     }),
@@ -230,19 +230,18 @@ function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
 
 const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called when kubectl debug adds an ephemeral container');
 
-/** A request that creates a Pod: where a policy checks the containers of Pods. */
-const POD_REQUEST = { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: 'default' } as const;
-
 /**
  * Whether a policy of the run (this one too) checks `field` of ephemeral containers on the request
- * that adds them, in every namespace where `object` checks it of Pods' containers (its
- * namespaceSelectors and its bindings' are none, or the same: attack s49b c5b); or a webhook of
- * the run is called on that request, whose checks are in code the manifest does not show (not
- * judged).
+ * that adds them, in every namespace where `object` checks it of Pods' containers: where `object`
+ * rejects in every namespace, only one that does too counts (a refusal bound to some namespaces
+ * leaves the others open: attack s49b c5b); where a selector narrows `object`, which namespaces
+ * each reaches is not judged. Or a webhook of the run is called on that request, whose checks are
+ * in code the manifest does not show (not judged).
  */
 function ephemeralChecked(object: PolicyObject, run: RuleRun, field: string): boolean {
-  const reach = namespaceReach(object, run, POD_REQUEST);
-  if (otherChecks(run).some(({ ephemeral, ephemeralReach }) => (ephemeral === 'whole' || covers(ephemeral, field)) && (ephemeralReach === 'all' || ephemeralReach === reach))) return true;
+  // (A Pods policy the run holds no binding of may be bound anywhere: not judged.)
+  const everywhere = rejectsInEveryNamespace(object, run, false);
+  if (otherChecks(run).some(({ ephemeral, ephemeralEverywhere }) => (ephemeral === 'whole' || covers(ephemeral, field)) && (!everywhere || ephemeralEverywhere))) return true;
   return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () => validatingWebhookSees(run, EPHEMERAL_REQUEST));
 }
 

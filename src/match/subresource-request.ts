@@ -17,7 +17,7 @@ import type { KubeVersion } from '../kube/version.js';
 import type { PolicyObject } from '../model/objects.js';
 import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
 import type { LabelSelector, MatchResources, Webhook } from '../model/types.js';
-import { canonical, isRecord } from '../json.js';
+import { isRecord } from '../json.js';
 import type { RunScope } from '../run-scope.js';
 import { policyIndexOf } from './bindings.js';
 import { compileRule, compiledRuleMatches, type AdmissionRequest } from './request.js';
@@ -162,21 +162,29 @@ export function policySeesRequest(object: PolicyObject, run: Pick<RunScope, 'pol
 }
 
 /**
- * Which namespaces a ValidatingAdmissionPolicy can reject the request in, as written: `all`
- * (no namespaceSelector in its matchConstraints, and a binding that can reject with none, or no
- * binding in the run), or a key of its selectors (matchConstraints' and those of the bindings
- * that can reject and match the request). Two policies with the same key reach the same
- * namespaces; which namespaces other selectors reach is not judged.
+ * Whether a namespaceSelector selects every namespace: none, an empty one, or only requirements
+ * that the label every namespace has holds (`kubernetes.io/metadata.name` Exists, set by the API
+ * server since 1.21).
  */
-export function namespaceReach(object: PolicyObject, run: Pick<RunScope, 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>, request: RequestAttributes): string {
-  const selector = (value: unknown): LabelSelector | undefined => (isRecord(value) ? (value as LabelSelector) : undefined);
-  const constraints = selector(policySpec(object)?.matchConstraints?.namespaceSelector);
-  const bindings = policyIndexOf(run)
-    .bindingsOf(object)
-    .filter((binding) => binding.decodable && bindingCanReject(binding) && matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true))
-    .map((binding) => selector(bindingSpec(binding)?.matchResources?.namespaceSelector));
-  if (isEmptySelector(constraints) && (bindings.length === 0 || bindings.some(isEmptySelector))) return 'all';
-  return canonical({ constraints: isEmptySelector(constraints) ? {} : constraints, bindings: bindings.map((binding) => canonical(isEmptySelector(binding) ? {} : binding)).sort() });
+function selectsEveryNamespace(selector: unknown): boolean {
+  if (!isRecord(selector)) return selector === undefined || selector === null;
+  const { matchLabels, matchExpressions } = selector as LabelSelector;
+  if (isRecord(matchLabels) && Object.keys(matchLabels).length > 0) return false;
+  return !Array.isArray(matchExpressions) || matchExpressions.every((requirement) => isRecord(requirement) && requirement.key === 'kubernetes.io/metadata.name' && requirement.operator === 'Exists');
+}
+
+/**
+ * Whether a ValidatingAdmissionPolicy can reject in every namespace, as written: its
+ * matchConstraints select every namespace, and so does one of its bindings that can reject
+ * (matching `request` when one is given); a policy none of whose bindings the run holds counts
+ * as `unbound` says (where it is bound is not known). False says only that a selector narrows
+ * it, or that nothing shows it everywhere; which namespaces it reaches is not judged.
+ */
+export function rejectsInEveryNamespace(object: PolicyObject, run: Pick<RunScope, 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>, unbound: boolean, request?: RequestAttributes): boolean {
+  if (!selectsEveryNamespace(policySpec(object)?.matchConstraints?.namespaceSelector)) return false;
+  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
+  if (bindings.length === 0) return unbound;
+  return bindings.some((binding) => bindingCanReject(binding) && (request === undefined || matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true)) && selectsEveryNamespace(bindingSpec(binding)?.matchResources?.namespaceSelector));
 }
 
 /**
