@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { STDIN_PATH } from '../load/sources.js';
 import { writeFileAtomic } from '../output-safety/write.js';
 import { SEVERITIES, type Severity } from '../severity.js';
 import { severityAtLeast, type Finding, type Report } from './finding.js';
@@ -66,9 +67,11 @@ type Fingerprint = Omit<BaselineEntry, 'count' | 'severity'>;
 
 /** File paths are stored relative to the baseline file, so any working directory gives the same. */
 function baselinePath(file: string, baselineDir: string, cwd: string): string {
-  if (file === '<stdin>') return file;
+  if (file === STDIN_PATH) return file;
   const absolute = isAbsolute(file) ? file : resolve(cwd, file);
-  return relative(baselineDir, absolute).split('\\').join('/');
+  const path = relative(baselineDir, absolute).split('\\').join('/');
+  // A file named as standard input is shown keeps its `./` (src/load/sources.ts displayPath).
+  return path === STDIN_PATH ? `./${path}` : path;
 }
 
 export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string): Fingerprint {
