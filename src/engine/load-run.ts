@@ -116,7 +116,6 @@ export interface LoadOptions {
   readonly linkedKustomizations?: readonly string[];
 }
 
-/** An input the second pass may read again for workloads. */
 /**
  * How many bytes of the files a labelled run reads again it keeps from the first pass instead
  * (opening and reading 2,000 files again cost about 20 ms of the GitOps benchmark's run): those
@@ -124,13 +123,14 @@ export interface LoadOptions {
  */
 const KEPT_BYTES = 24 * 1024 * 1024;
 
+/** An input the second pass may read again for workloads. */
 interface Revisit {
   /** The path as given (`-`: standard input). */
   readonly path: string;
   /**
    * What the first pass read, kept for the second: always for standard input (it cannot be read
-   * twice), for files while the run's budget of kept bytes lasts (KEPT_BYTES); the others are
-   * read again.
+   * twice); for a file that names a namespace already checked, while the run's budget lasts
+   * (KEPT_BYTES). The others are read again.
    */
   readonly kept?: RawSource;
   /**

@@ -364,7 +364,7 @@ export function flowLine(value: string, depth: number): unknown {
   return node;
 }
 
-export function setKey(object: Record<string, unknown>, key: string, value: unknown): void {
+function setKey(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__' || key === '<<' || Object.prototype.hasOwnProperty.call(object, key)) fail();
   object[key] = value;
 }
