@@ -216,13 +216,16 @@ function otherChecks(run: RuleRun): readonly OtherChecks[] {
 /**
  * What the run's other policies check of init containers, for this policy: those that match
  * every pod-spec resource it matches (a Pod Security library's `…-initcontainers` twin of its
- * `…-containers` policy), not one whose check reaches only some of its objects.
+ * `…-containers` policy), not one whose check reaches only some of its objects; where this
+ * policy rejects in every namespace, one that does too (as ephemeralChecked judges).
  */
 function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
   const mine = podSpecResources(object);
+  const everywhere = rejectsInEveryNamespace(object, run, false);
   const out = new Set<string>();
   for (const other of otherChecks(run)) {
     if (other.policy === object || ![...mine].every((resource) => other.resources.has(resource))) continue;
+    if (everywhere && !rejectsInEveryNamespace(other.policy, run, true)) continue;
     for (const field of other.initFields) out.add(field);
   }
   return out;
