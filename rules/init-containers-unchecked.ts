@@ -4,7 +4,7 @@ import { nodesOf } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingCanReject, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import { onRequest, policySeesRequest, rejectsInEveryNamespace, validatingWebhookSees } from '../src/match/subresource-request.js';
+import { onRequest, policySeesRequest, validatingWebhookSees } from '../src/match/subresource-request.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { memoKey } from '../src/run-scope.js';
 import { elideMiddle, joinWords } from '../src/text/list.js';
@@ -188,8 +188,6 @@ interface OtherChecks {
   readonly initFields: ReadonlySet<string>;
   /** What it checks of ephemeral containers where they are added (nothing when it does not match pods/ephemeralcontainers); `whole`: all of them. */
   readonly ephemeral: ReadonlySet<string> | 'whole';
-  /** It can reject that request in every namespace (src/match/subresource-request.ts rejectsInEveryNamespace). */
-  readonly ephemeralEverywhere: boolean;
 }
 
 function otherChecks(run: RuleRun): readonly OtherChecks[] {
@@ -200,15 +198,7 @@ function otherChecks(run: RuleRun): readonly OtherChecks[] {
       const addsEphemeral = matchesEphemeralContainers(policy, run);
       if (resources.size === 0 && !addsEphemeral) return [];
       const checks = checksOf(policy, run);
-      return [
-        {
-          policy,
-          resources,
-          initFields: checks.checked.initContainers,
-          ephemeral: !addsEphemeral ? new Set<string>() : checks.refusesEphemeral ? 'whole' : checks.checked.ephemeralContainers,
-          ephemeralEverywhere: addsEphemeral && rejectsInEveryNamespace(policy, run, true, EPHEMERAL_REQUEST),
-        },
-      ];
+      return [{ policy, resources, initFields: checks.checked.initContainers, ephemeral: !addsEphemeral ? new Set<string>() : checks.refusesEphemeral ? 'whole' : checks.checked.ephemeralContainers }];
     }),
   );
 }
@@ -216,16 +206,13 @@ function otherChecks(run: RuleRun): readonly OtherChecks[] {
 /**
  * What the run's other policies check of init containers, for this policy: those that match
  * every pod-spec resource it matches (a Pod Security library's `…-initcontainers` twin of its
- * `…-containers` policy), not one whose check reaches only some of its objects; where this
- * policy rejects in every namespace, one that does too (as ephemeralChecked judges).
+ * `…-containers` policy), not one whose check reaches only some of its objects.
  */
 function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
   const mine = podSpecResources(object);
-  const everywhere = rejectsInEveryNamespace(object, run, false);
   const out = new Set<string>();
   for (const other of otherChecks(run)) {
     if (other.policy === object || ![...mine].every((resource) => other.resources.has(resource))) continue;
-    if (everywhere && !rejectsInEveryNamespace(other.policy, run, true)) continue;
     for (const field of other.initFields) out.add(field);
   }
   return out;
@@ -235,16 +222,11 @@ const WEBHOOK_SEES_EPHEMERAL = memoKey<boolean>('a webhook of the run is called 
 
 /**
  * Whether a policy of the run (this one too) checks `field` of ephemeral containers on the request
- * that adds them, in every namespace where `object` checks it of Pods' containers: where `object`
- * rejects in every namespace, only one that does too counts (a refusal bound to some namespaces
- * leaves the others open: attack s49b c5b); where a selector narrows `object`, which namespaces
- * each reaches is not judged. Or a webhook of the run is called on that request, whose checks are
- * in code the manifest does not show (not judged).
+ * that adds them; or a webhook of the run is called on that request, whose checks are in code the
+ * manifest does not show (not judged).
  */
-function ephemeralChecked(object: PolicyObject, run: RuleRun, field: string): boolean {
-  // (A Pods policy the run holds no binding of may be bound anywhere: not judged.)
-  const everywhere = rejectsInEveryNamespace(object, run, false);
-  if (otherChecks(run).some(({ ephemeral, ephemeralEverywhere }) => (ephemeral === 'whole' || covers(ephemeral, field)) && (!everywhere || ephemeralEverywhere))) return true;
+function ephemeralChecked(run: RuleRun, field: string): boolean {
+  if (otherChecks(run).some(({ ephemeral }) => ephemeral === 'whole' || covers(ephemeral, field))) return true;
   return run.memo.get(WEBHOOK_SEES_EPHEMERAL, () => validatingWebhookSees(run, EPHEMERAL_REQUEST));
 }
 
@@ -272,7 +254,7 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked' | 'eph
   // the debug request is no news (its init-container gap is, as before).
   const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
   const rejects = bindings.length === 0 || bindings.some(bindingCanReject);
-  const ephemeral = rejects && podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(object, run, field)) : [];
+  const ephemeral = rejects && podSpecResources(object).has('/pods') ? candidates.filter((field) => !ephemeralChecked(run, field)) : [];
   const unchecked = [...new Set([...init, ...ephemeral])].sort();
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.

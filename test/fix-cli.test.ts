@@ -4,7 +4,7 @@ import { lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRun } from '../src/engine/lint.js';
-import { canonical } from '../src/json.js';
+import { canonical } from '../src/fix/objects.js';
 import { runCli } from './run-cli.js';
 import { tempFolders } from './temp-folders.js';
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../src/engine/finding.js';
 import { loadRun } from '../src/engine/lint.js';
-import { canonical } from '../src/json.js';
+import { canonical } from '../src/fix/objects.js';
 import { fixFileText } from '../src/fix/fix-file.js';
 import { fixCases } from './fix-cases.js';
 

@@ -11,8 +11,7 @@ import type { Finding } from '../engine/finding.js';
 import { formatFieldPath } from '../field-path.js';
 import { editableFile, type EditableFile } from '../parse/edit.js';
 import { applyEdits } from './apply.js';
-import { canonical } from '../json.js';
-import { documentsOnLines, readObjects, sameKey, type FileObjects } from './objects.js';
+import { canonical, documentsOnLines, readObjects, sameKey, type FileObjects } from './objects.js';
 import { mayPlanEdit, planFixes } from './plan.js';
 import type { Fix } from './types.js';
 

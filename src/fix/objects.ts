@@ -79,3 +79,17 @@ export function sameKey(a: { readonly documentIndex: number; readonly basePath: 
   return a.documentIndex === b.documentIndex && a.basePath.length === b.basePath.length && a.basePath.every((segment, i) => segment === b.basePath[i]);
 }
 
+/** Data as a string that ignores key order: two effective configurations are the same when these are. */
+export function canonical(value: unknown): string {
+  const seen = new Set<object>();
+  const walk = (node: unknown): unknown => {
+    if (node instanceof Date) return { $date: node.toISOString() };
+    if (node === null || typeof node !== 'object') return node;
+    if (seen.has(node)) return '$cycle';
+    seen.add(node);
+    const out = Array.isArray(node) ? node.map(walk) : Object.fromEntries(Object.keys(node).sort().map((key) => [key, walk((node as Record<string, unknown>)[key])]));
+    seen.delete(node);
+    return out;
+  };
+  return JSON.stringify(walk(value));
+}

@@ -162,32 +162,6 @@ export function policySeesRequest(object: PolicyObject, run: Pick<RunScope, 'pol
 }
 
 /**
- * Whether a namespaceSelector selects every namespace: none, an empty one, or only requirements
- * that the label every namespace has holds (`kubernetes.io/metadata.name` Exists, set by the API
- * server since 1.21).
- */
-function selectsEveryNamespace(selector: unknown): boolean {
-  if (!isRecord(selector)) return selector === undefined || selector === null;
-  const { matchLabels, matchExpressions } = selector as LabelSelector;
-  if (isRecord(matchLabels) && Object.keys(matchLabels).length > 0) return false;
-  return !Array.isArray(matchExpressions) || matchExpressions.every((requirement) => isRecord(requirement) && requirement.key === 'kubernetes.io/metadata.name' && requirement.operator === 'Exists');
-}
-
-/**
- * Whether a ValidatingAdmissionPolicy can reject in every namespace, as written: its
- * matchConstraints select every namespace, and so does one of its bindings that can reject
- * (matching `request` when one is given); a policy none of whose bindings the run holds counts
- * as `unbound` says (where it is bound is not known). False says only that a selector narrows
- * it, or that nothing shows it everywhere; which namespaces it reaches is not judged.
- */
-export function rejectsInEveryNamespace(object: PolicyObject, run: Pick<RunScope, 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>, unbound: boolean, request?: RequestAttributes): boolean {
-  if (!selectsEveryNamespace(policySpec(object)?.matchConstraints?.namespaceSelector)) return false;
-  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable);
-  if (bindings.length === 0) return unbound;
-  return bindings.some((binding) => bindingCanReject(binding) && (request === undefined || matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true)) && selectsEveryNamespace(bindingSpec(binding)?.matchResources?.namespaceSelector));
-}
-
-/**
  * Whether a validating webhook is called on every such request: its rules match it, no
  * objectSelector picks among the objects, and no matchCondition on the request's subresource or
  * operation leaves it out (a namespaceSelector that spares system namespaces is taken to leave
