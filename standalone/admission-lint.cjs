@@ -53429,6 +53429,12 @@ function lineEndFrom(text, at) {
   const end = text.indexOf("\n", at);
   return end < 0 ? text.length : end;
 }
+function dashAt(text, at, lineEnd2) {
+  return text.charCodeAt(at) === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
+}
+function inValue(text, at, lineEnd2, lineIndent, indent, empty2) {
+  return lineIndent > indent || empty2 && lineIndent === indent && dashAt(text, at, lineEnd2);
+}
 function readCommonDocument(text, options = {}) {
   if (DECLINED_CHARACTERS.test(text))
     return void 0;
@@ -53520,7 +53526,7 @@ var init_common_yaml = __esm({
       }
       /** `-` alone or before a space, at `at` of the current line. */
       isItem(at = this.from) {
-        return this.text.charCodeAt(at) === DASH && (at + 1 === this.end || this.text.charCodeAt(at + 1) === SPACE);
+        return dashAt(this.text, at, this.end);
       }
       /**
        * Whether the current line holds `key:` at `at` (simple-yaml.ts's splitKey): then `key` and
@@ -53762,11 +53768,10 @@ var init_common_yaml = __esm({
             continue;
           }
           const lineIndent = at - start;
-          const deeper = lineIndent > indent || empty2 && lineIndent === indent && first === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
-          if (!deeper)
+          if (!inValue(text, at, lineEnd2, lineIndent, indent, empty2))
             break;
           if (this.openerBefore(at, lineEnd2) && mayOpenPastLine(text.slice(start, lineEnd2), lineIndent)) {
-            const skimmed = this.skimValue(restFrom, end, indent, empty2);
+            const skimmed = this.skimValue(value, end, indent, empty2);
             if (skimmed === void 0)
               return false;
             after = skimmed;
@@ -53780,18 +53785,15 @@ var init_common_yaml = __esm({
         return true;
       }
       /**
-       * Where the value of a skipped key at column `indent` ends (the start of the first line after
-       * it), told from the block structure of its lines: each line a key or a dash is a node's line,
+       * Where the value of a skipped key at column `indent`, starting at `value` on the key's line
+       * (ending at `keyEnd`), ends (the start of the first line after it), told from the block structure of its lines: each line a key or a dash is a node's line,
        * whose value is nested below it, a block scalar or a plain scalar (the deeper lines below are
        * its text), or a quoted scalar (which ends at its closing quote, over lines at any
        * indentation). Undefined where a line is none of these forms (then the value is read as usual).
        */
-      skimValue(restFrom, keyEnd, indent, empty2) {
+      skimValue(value, keyEnd, indent, empty2) {
         const text = this.text;
         const length = text.length;
-        let value = restFrom;
-        while (text.charCodeAt(value) === SPACE)
-          value++;
         let textAbove = -1;
         let textKind = PLAIN_TEXT;
         let blockIndent = -1;
@@ -53815,8 +53817,7 @@ var init_common_yaml = __esm({
             continue;
           }
           const lineIndent = at - start;
-          const deeper = lineIndent > indent || empty2 && lineIndent === indent && first === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
-          if (!deeper)
+          if (!inValue(text, at, lineEnd2, lineIndent, indent, empty2))
             break;
           start = lineEnd2 + 1;
           if (textAbove >= 0 && lineIndent > textAbove) {
@@ -53839,7 +53840,7 @@ var init_common_yaml = __esm({
           let node = at;
           let column = lineIndent;
           let dashes = 0;
-          while (text.charCodeAt(node) === DASH && (node + 1 === lineEnd2 || text.charCodeAt(node + 1) === SPACE)) {
+          while (dashAt(text, node, lineEnd2)) {
             column = node - (at - lineIndent);
             dashes++;
             node++;
@@ -72311,4 +72312,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 2f4a9d583404642bbf79b117ad67545edc7df02c3e2b64286cc0e70e8aeb4b2f
+//# admission-lint-build 44dce790fd9eac0e77309ee75f7fe9f92e34e6eae9557df9045bea4f88404f42

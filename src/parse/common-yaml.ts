@@ -104,6 +104,20 @@ function lineEndFrom(text: string, at: number): number {
   return end < 0 ? text.length : end;
 }
 
+/** `-` alone or before a space at `at`, on a line that ends at `lineEnd`: a sequence item's dash. */
+function dashAt(text: string, at: number, lineEnd: number): boolean {
+  return text.charCodeAt(at) === DASH && (at + 1 === lineEnd || text.charCodeAt(at + 1) === SPACE);
+}
+
+/**
+ * Whether a line whose content starts at `at` (indented `lineIndent`) belongs to the value of a
+ * key at column `indent`: it is deeper, or, when the key's line holds no value (`empty`), it is
+ * an item of a sequence at the key's column.
+ */
+function inValue(text: string, at: number, lineEnd: number, lineIndent: number, indent: number, empty: boolean): boolean {
+  return lineIndent > indent || (empty && lineIndent === indent && dashAt(text, at, lineEnd));
+}
+
 class LineReader {
   /** Where the next line to look at starts. */
   private pos = 0;
@@ -161,7 +175,7 @@ class LineReader {
 
   /** `-` alone or before a space, at `at` of the current line. */
   isItem(at = this.from): boolean {
-    return this.text.charCodeAt(at) === DASH && (at + 1 === this.end || this.text.charCodeAt(at + 1) === SPACE);
+    return dashAt(this.text, at, this.end);
   }
 
   /**
@@ -382,12 +396,11 @@ class LineReader {
         continue;
       }
       const lineIndent = at - start;
-      const deeper = lineIndent > indent || (empty && lineIndent === indent && first === DASH && (at + 1 === lineEnd || text.charCodeAt(at + 1) === SPACE));
-      if (!deeper) break;
+      if (!inValue(text, at, lineEnd, lineIndent, indent, empty)) break;
       if (this.openerBefore(at, lineEnd) && mayOpenPastLine(text.slice(start, lineEnd), lineIndent)) {
         // Whether the quote or bracket is open past its line depends on what the lines above it
         // are (a block scalar's text, a plain scalar's, a key's value): told from their structure.
-        const skimmed = this.skimValue(restFrom, end, indent, empty);
+        const skimmed = this.skimValue(value, end, indent, empty);
         if (skimmed === undefined) return false;
         after = skimmed;
         break;
@@ -401,17 +414,15 @@ class LineReader {
   }
 
   /**
-   * Where the value of a skipped key at column `indent` ends (the start of the first line after
-   * it), told from the block structure of its lines: each line a key or a dash is a node's line,
+   * Where the value of a skipped key at column `indent`, starting at `value` on the key's line
+   * (ending at `keyEnd`), ends (the start of the first line after it), told from the block structure of its lines: each line a key or a dash is a node's line,
    * whose value is nested below it, a block scalar or a plain scalar (the deeper lines below are
    * its text), or a quoted scalar (which ends at its closing quote, over lines at any
    * indentation). Undefined where a line is none of these forms (then the value is read as usual).
    */
-  private skimValue(restFrom: number, keyEnd: number, indent: number, empty: boolean): number | undefined {
+  private skimValue(value: number, keyEnd: number, indent: number, empty: boolean): number | undefined {
     const text = this.text;
     const length = text.length;
-    let value = restFrom;
-    while (text.charCodeAt(value) === SPACE) value++;
     /** Lines deeper than this column are a scalar's text (-1: none is open), a plain scalar's or a block scalar's. */
     let textAbove = -1;
     let textKind = PLAIN_TEXT;
@@ -437,8 +448,7 @@ class LineReader {
         continue;
       }
       const lineIndent = at - start;
-      const deeper = lineIndent > indent || (empty && lineIndent === indent && first === DASH && (at + 1 === lineEnd || text.charCodeAt(at + 1) === SPACE));
-      if (!deeper) break;
+      if (!inValue(text, at, lineEnd, lineIndent, indent, empty)) break;
       start = lineEnd + 1;
       if (textAbove >= 0 && lineIndent > textAbove) {
         after = start;
@@ -460,7 +470,7 @@ class LineReader {
       let node = at;
       let column = lineIndent;
       let dashes = 0;
-      while (text.charCodeAt(node) === DASH && (node + 1 === lineEnd || text.charCodeAt(node + 1) === SPACE)) {
+      while (dashAt(text, node, lineEnd)) {
         column = node - (at - lineIndent);
         dashes++;
         node++;
