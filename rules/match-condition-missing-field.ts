@@ -17,7 +17,7 @@ import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
 import { deniedEitherWay, fieldsRequired, fieldsRequiredAlong, fieldsRequiredThroughOptionals, mayRemoveLabels, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
-import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
+import { OptionalFields, presentOnEveryTarget, type MatchedTarget } from '../src/cel/optional-fields.js';
 import { celMeterOf } from '../src/cel/budget.js';
 import { parseBounded } from '../src/cel/evaluate.js';
 import { analysisBudget, boundRequests, failsWhereAbsent, kindScenarios, requests, type KindScenario, type Owner, type ScenarioSite } from '../src/match/kind-scenarios.js';
@@ -280,6 +280,9 @@ export const rule = defineObjectRule({
     ) => {
       const fields = new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group), declaredOnly);
       if (!fields.known) return [];
+      // What every request the rules match carries (the container a pods/ephemeralcontainers
+      // UPDATE adds) counts as tested for, in every expression and patch.
+      const carried = presentOnEveryTarget(targets);
       const roots = objectRoots(rules);
       const all = parsed(run, [...guardSites, ...sites.filter((s) => !guardSites.includes(s))], params, composition);
       const guarding = all.filter(({ site }) => guardSites.includes(site));
@@ -309,11 +312,11 @@ export const rule = defineObjectRule({
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
         const guardExprs = guarding.filter((g) => !site.kind.endsWith('matchCondition') || g.site.kind.endsWith('matchCondition')).map(({ expr: g }) => g);
         const guards = presenceTests([expr, ...guardExprs]);
-        for (const key of selected) guards.add(key);
+        for (const key of [...selected, ...carried]) guards.add(key);
         // A JSON Patch's path: a test in its own expression or the variables, a write of its own
         // (one document for the whole list), or what the policy guarantees (above).
         const selectedHere = firstRemover === -1 || (mutationIndex.get(expr) ?? -1) <= firstRemover ? selected : [];
-        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
+        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere, ...carried])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
           if (roots.has(root) && keep(site, read)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables), zeroWhenAbsent: fields.zeroWhenAbsent(read.segments.slice(1)) });

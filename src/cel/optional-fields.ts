@@ -285,6 +285,27 @@ export interface MatchedTarget {
   readonly subresource: string;
 }
 
+/**
+ * Fields of `object` that the request of a subresource always carries, by group/kind and
+ * subresource: an UPDATE of `pods/ephemeralcontainers` (`kubectl debug`) is the Pod with the
+ * container it adds in `spec.ephemeralContainers` (pkg/registry/core/pod/storage
+ * EphemeralContainersREST; one that adds none changes nothing). `oldObject` is the Pod before
+ * it: the list may be absent there.
+ */
+const PRESENT_ON_SUBRESOURCE: ReadonlyMap<string, readonly (readonly string[])[]> = new Map([['/Pod/ephemeralcontainers', [['spec', 'ephemeralContainers']]]]);
+
+/**
+ * The fields of `object` (as presence keys, `object.spec.ephemeralContainers`) that every
+ * target's request carries, whatever the object is (PRESENT_ON_SUBRESOURCE): none unless every
+ * target is such a subresource.
+ */
+export function presentOnEveryTarget(targets: readonly MatchedTarget[]): string[] {
+  const each = targets.map(({ info, subresource }) => PRESENT_ON_SUBRESOURCE.get(`${info.group}/${info.kind}/${subresource}`) ?? []);
+  if (each.length === 0) return [];
+  const keys = (paths: readonly (readonly string[])[]): string[] => paths.map((path) => ['object', ...path].join('.'));
+  return keys(each[0]!).filter((key) => each.every((paths) => keys(paths).includes(key)));
+}
+
 /** The optional-field tree of an object of this target, or undefined when it is not known. */
 function nodeOf(target: MatchedTarget, builtin: (group: string) => boolean): Node | undefined {
   const { info, subresource } = target;
