@@ -3,7 +3,7 @@ import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
-import { describeResource, KUBE_SYSTEM, kubeSystemInterceptions, unexcludedRequirement, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
+import { describeResource, KUBE_SYSTEM, kubeSystemInterceptions, PEOPLES_SUBRESOURCES, unexcludedRequirement, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
 // Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
 import { criticalForTimeout, ignoresWithLongTimeout, IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
 import { settingsApply } from '../src/match/reachability.js';
@@ -48,7 +48,7 @@ const FIRST = ['pods', 'leases'];
 /**
  * The concrete requests behind KUBE_SYSTEM_WRITTEN: create, update and delete of each resource,
  * and the writes of its subresources (not the CONNECT ones: exec, attach, port-forward, proxy
- * are people's, and not `log`, which is only read).
+ * are people's, as are ephemeral containers; and not `log`, which is only read).
  */
 function systemWrites(discovery: Discovery): readonly SystemWrite[] {
   return discovery.derive('matches-kube-system.systemWrites', () => computeSystemWrites(discovery));
@@ -62,7 +62,7 @@ function computeSystemWrites(discovery: Discovery): readonly SystemWrite[] {
         for (const operation of ['CREATE', 'UPDATE', 'DELETE'] as const) writes.push({ group, version, resource, subresource: '', operation });
         const served = discovery.resource(group, version, resource);
         for (const subresource of served?.subresources ?? []) {
-          if (served?.connect.has(subresource) || READ_ONLY_SUBRESOURCES.has(subresource)) continue;
+          if (served?.connect.has(subresource) || READ_ONLY_SUBRESOURCES.has(subresource) || PEOPLES_SUBRESOURCES.has(subresource)) continue;
           writes.push({ group, version, resource, subresource, operation: CREATE_SUBRESOURCES.has(subresource) ? 'CREATE' : 'UPDATE' });
         }
       }

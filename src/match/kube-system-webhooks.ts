@@ -25,6 +25,16 @@ export const KUBE_SYSTEM = 'kube-system';
 const SYSTEM_OPERATIONS = new Set(['*', 'CREATE', 'UPDATE', 'DELETE']);
 /** Subresources reached only by CONNECT. */
 const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy']);
+/**
+ * Subresources written by people only: `kubectl debug` adds ephemeral containers (an UPDATE of
+ * pods/ephemeralcontainers); no control-plane component or add-on does.
+ */
+export const PEOPLES_SUBRESOURCES: ReadonlySet<string> = new Set(['ephemeralcontainers']);
+/** Entries of a rule's resources that the system may write (not a CONNECT subresource, nor one only people write). */
+const systemWritable = (resource: string): boolean => {
+  const subresource = resource.split('/')[1] ?? '';
+  return !CONNECT_SUBRESOURCES.has(subresource) && !PEOPLES_SUBRESOURCES.has(subresource);
+};
 
 export interface KubeSystemInterception {
   readonly entry: WebhookEntry;
@@ -103,12 +113,13 @@ const MAX_WRITES_JUDGED = 128;
 
 /**
  * The requests a matched entry stands for: itself, or for a subresource `*` (`pods/*`) each
- * subresource the API serves for it that is written (not CONNECT, not `log`), evictions included.
+ * subresource the API serves for it that the system writes (not CONNECT, not `log`, not
+ * ephemeral containers), evictions included.
  */
 function concreteWrites(match: BuiltinMatch, table: Readonly<Record<string, BuiltinGroup>>, context: Pick<RunScope, 'discovery'>): BuiltinMatch[] {
   if (match.subresource !== '*') return [match];
   const resource = servedResource(match, table, context);
-  const subresources = [...(resource?.subresources ?? [])].filter((subresource) => !resource!.connect.has(subresource) && subresource !== 'log');
+  const subresources = [...(resource?.subresources ?? [])].filter((subresource) => !resource!.connect.has(subresource) && subresource !== 'log' && !PEOPLES_SUBRESOURCES.has(subresource));
   return subresources.length === 0 ? [match] : subresources.map((subresource) => ({ ...match, subresource }));
 }
 
@@ -141,7 +152,7 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       if (rule === null || rule.scope === 'Cluster') continue;
       const operations = rule.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
-      const writable = (rule.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split('/')[1] ?? ''));
+      const writable = (rule.resources ?? []).filter(systemWritable);
       // A DELETE-only rule meets only what the system itself deletes there.
       const ruleDeleteOnly = operations.every((operation) => operation === 'DELETE');
       const groups = rule.apiGroups ?? [];
@@ -218,7 +229,7 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const operations = rule.operations ?? [];
       if (!operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT')) return true;
       // (Jobs too: a CronJob there makes them, and its runs wait while the webhook is down; nothing running stops.)
-      return (rule.apiGroups ?? []).every((group) => group === 'apps' || group === 'batch' || group === '*') && (rule.resources ?? []).every((resource) => resource === 'deployments' || resource === 'statefulsets' || resource === 'jobs');
+      return (rule.apiGroups ?? []).every((group) => group === 'apps' || group === 'batch' || group === '*') && (rule.resources ?? []).filter(systemWritable).every((resource) => resource === 'deployments' || resource === 'statefulsets' || resource === 'jobs');
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
