@@ -31,6 +31,7 @@ import { rule as undefinedField } from './undefined-field.js';
 import { rule as matchConditionMissingField } from './match-condition-missing-field.js';
 import { rule as initContainersUnchecked } from './init-containers-unchecked.js';
 import { rule as scaleSubresourceUnchecked } from './scale-subresource-unchecked.js';
+import { rule as containerOverridesPodCheck } from './container-overrides-pod-check.js';
 import { rule as namespaceOptsOut } from './namespace-opts-out.js';
 import { rule as podSecurityLabels } from './pod-security-labels.js';
 import { rule as podSecurity } from './pod-security.js';
@@ -78,6 +79,7 @@ export const rules: readonly Rule[] = [
   undefinedField,
   initContainersUnchecked,
   scaleSubresourceUnchecked,
+  containerOverridesPodCheck,
   namespaceOptsOut,
   podSecurityLabels,
   podSecurity,

@@ -67,15 +67,15 @@ function missing(path) {
   return Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: "ENOENT", syscall: "open", path: String(path) });
 }
 function readFileSync(path, options) {
-  const text = embedded(path);
-  if (text === void 0) return (0, import_node_fs.readFileSync)(path, options);
-  if (text === null) throw missing(path);
+  const text2 = embedded(path);
+  if (text2 === void 0) return (0, import_node_fs.readFileSync)(path, options);
+  if (text2 === null) throw missing(path);
   const encoding = typeof options === "string" ? options : options?.encoding;
-  return encoding ? Buffer.from(text, "utf8").toString(encoding) : Buffer.from(text, "utf8");
+  return encoding ? Buffer.from(text2, "utf8").toString(encoding) : Buffer.from(text2, "utf8");
 }
 function existsSync(path) {
-  const text = embedded(path);
-  return text === void 0 ? (0, import_node_fs.existsSync)(path) : text !== null;
+  const text2 = embedded(path);
+  return text2 === void 0 ? (0, import_node_fs.existsSync)(path) : text2 !== null;
 }
 var import_node_fs, import_node_path2, import_node_url2, import_node_fs2, files;
 var init_fs = __esm({
@@ -93,6 +93,7 @@ var init_fs = __esm({
       "rules/binding-without-policy.md": () => '---\nid: binding-without-policy\nseverity: error\n---\n\n# binding-without-policy\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `spec.policyName` names no\n`ValidatingAdmissionPolicy` of the run, and a `MutatingAdmissionPolicyBinding` whose\n`spec.policyName` names no `MutatingAdmissionPolicy` of the run. Names are compared exactly\n(`metadata.name` of the policy); API versions do not matter. The finding points at\n`spec.policyName`. When one of the run\'s policies of the right kind has a near-miss name (at most\ntwo edits away, or a third of the name\'s length if that is more), the message suggests the\nclosest one.\n\nThe rule reports only when the run contains at least one policy of the kind the binding binds: a\nrepository may keep its bindings in one folder and its policies in another, or bind policies\nthat another team ships, and linting the bindings alone must not report every one of them.\n\nOne case is reported even without policies of that kind: a binding whose `policyName` is exactly\nthe name of a policy of the **other** kind in the run (a `ValidatingAdmissionPolicyBinding` for\na `MutatingAdmissionPolicy`, or the reverse) that no binding of its own kind binds. A binding\nbinds only policies of its own kind.\n\nA binding without `policyName` is `api-validation`\'s finding (the field is required), not this\nrule\'s.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config` with any value but `"false"` is in no build\n(kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a\npatch or replacement that may rename, delete or rebind a policy or binding (a JSON operation on\n`/metadata/name`, a patch with `options` such as `allowNameChange`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Policies that exist only in the cluster, or that an operator or\nanother repository installs, are not in the linted files. Once the run holds a policy of the\nkind, a binding for such a policy is reported as if its name were wrong: lint the files that\nhold the policy in the same run, or record with a suppression that it is installed elsewhere.\nWhen a document of the run that could hold the policy cannot be read (a `yaml-syntax` error, an\nalias bomb, a file too large or not UTF-8, in whose text the policy\'s kind is written or could\nbe spelled), the policy\'s absence is not known, and the rule says nothing.\n\n## Why is this bad?\n\nThe API server does not check that the policy exists: it stores the binding, and the binding\ndoes nothing until a policy of that name (and kind) is created. The types\' documentation says\nso: "If the referenced resource does not exist, this binding is considered invalid and will be\nignored". A typo in `policyName`, a policy renamed without its binding, or a binding written for\nthe mutating policy of the same name means that the validation everyone believes in is not\nenforced, and no error or event says so. `policy-without-binding` reports the other side of the\nsame mistake when the run has the policy; when the binding\'s name is a near miss of it (or it is\na binding of the wrong kind), only this rule reports, once, on the binding.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-labels\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen the run deliberately contains bindings for policies that are installed separately (a\nplatform\'s bindings for a vendor\'s policies) together with some unrelated policies: lint the\nbindings with the vendor\'s policies, or turn the rule off for that run with\n`--rule binding-without-policy=off`.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`,\n  `MutatingAdmissionPolicyBindingSpec.policyName`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingAdmissionPolicyBindingSpec`: `policyName` must be set, but is not looked up)\n',
       "rules/ca-bundle.md": () => '---\nid: ca-bundle\nseverity: error\n---\n\n# ca-bundle\n\n## What it does\n\nChecks `clientConfig.caBundle`, the CA certificates the API server trusts when it calls the\nwebhook over TLS. There are two kinds of findings.\n\n**No bundle in the file** (`info`, at most one per configuration): webhooks that call a\n`service` have no `caBundle` (the key is absent, `null` or empty), and nothing in the file provides\none. The finding points at the first such webhook\'s `clientConfig` and counts the others. It\nstates a condition, not a fault: published manifests leave the bundle out on purpose, because\ncert-manager, a Job, an install script or the webhook\'s own controller writes it at install or\nrun time, and a file cannot show which. The bundle must be provided before the webhook is\ncalled. Webhooks that call a `url` are not reported: without a bundle the API server uses its\nsystem roots, which is right for a publicly trusted certificate. Nothing is reported when the\nfile shows what provides the bundle:\n\n- the configuration carries a documented CA-injection annotation: `cert-manager.io/inject-ca-from`\n  or `cert-manager.io/inject-ca-from-secret` with a non-empty value, or\n  `cert-manager.io/inject-apiserver-ca: "true"` (cert-manager\'s CA injector), or\n  `service.beta.openshift.io/inject-cabundle: "true"` (OpenShift\'s service CA operator);\n- the same file hands the configuration\'s name to a CA patcher: a flag or key that contains\n  `webhook` and ends in `name`, followed by exactly that name, for example a Job argument\n  `--webhook-name=widgets-admission` or a config key `validatingWebhookConfigurationName: \u2026`;\n- a kustomization of the run writes such an annotation, or `caBundle`, into the configuration:\n  a patch whose text names one (kubebuilder\'s `webhookcainjection_patch.yaml`), or a\n  `replacements` target whose field path does (kubebuilder\'s copy of its Certificate\'s name into\n  `cert-manager.io/inject-ca-from`); what the build applies then carries the bundle;\n- the configuration\'s name matches the `injected` option;\n- the webhook has no `rules` or no rule that any request reaches: it is never called as\n  written (controllers that fill in rules at run time ship such shells);\n- (not an exemption) a bundle written but empty (`caBundle: ""`, or `Cg==`, a base64 newline)\n  is a slot that something must fill in: the API server accepts it and verifies against its\n  system roots, as without one, so it gets the same `info`.\n\nNo project is recognised by name or label: an operator that patches its own configurations is\nindistinguishable, in a file, from one that forgot to, and the `info` says only what is true of\nboth.\n\n**No bundle, beside one written for the same Service** (`warning`): another webhook of the same\nconfiguration calls the same Service (namespace and name) with a `caBundle` written in the file\n(nothing replaces it: none of the exemptions above applies). The bundles are then written by\nhand: an injector (cert-manager\'s CA injector, OpenShift\'s service CA operator) fills every\nwebhook of a configuration it injects, and an operator that patches its bundles at run time has\nno reason to write one of them into the file. The empty ones stay empty, and every call to those\nwebhooks fails TLS. The finding takes the place of the `info` above for those webhooks, names\nthe webhook that has the bundle, and counts the others. It stays the `info` where the written\nbundle has a problem of its own (nothing to copy), and where a kustomize patch of the run may\ntake a webhook out of the configuration, change where one calls or what bundle it has, or rename\nthe configuration (for an injector\'s patch): read from its operations and documents, a JSON 6902\npath or from that is `/webhooks`, a webhook or under its `clientConfig`, a strategic merge that\nwrites `webhooks` other than as a list, a `clientConfig` or a `$` directive, a rename, a kind\nchange, or a patch file not read. A patch of a timeout, a `failurePolicy` or a selector leaves\nthe warning as it is.\nSome controllers fill only the webhooks they own at run time; for those, set the `injected`\noption to the configuration\'s name.\n\n**Unusable bundle** (`error`; `warning` when the webhooks only intercept custom resources of\ngroups no built-in API serves, the project\'s own objects: what fails with the bundle is then a\ncorrectness check of those objects, not a control over what Kubernetes itself serves): the\nbundle is written, is valid base64 (a value that is not base64\nis a `schema` finding and is not reported again) and, decoded, is not what the API server can\nload as TLS roots. This applies to `service` and `url` webhooks alike, and the finding points at\n`caBundle`:\n\n- it contains no PEM block at all. The message says when the value is base64-encoded twice\n  (it decodes to `LS0tLS1CRUdJTi\u2026`) or is a DER certificate;\n- it contains PEM blocks but no certificate the API server can use: only other block types\n  (`PUBLIC KEY`, `TRUSTED CERTIFICATE`, \u2026), or `CERTIFICATE` blocks that do not parse (or carry\n  PEM headers, which Go skips);\n- none of its certificates is valid at the time of the lint: all have expired, or are not valid\n  yet. A bundle that also holds one valid certificate is fine (a CA rotation keeps the old CA for\n  a while);\n- it contains a private key (a `\u2026 PRIVATE KEY` block), whether or not its certificates work;\n- (a `service` webhook only) every certificate in it is a public web-PKI root, one of the\n  Mozilla CA store\'s that Node.js ships (`tls.rootCertificates`, compared byte for byte). The\n  API server verifies a Service\'s webhook as `<service>.<namespace>.svc`, and public CAs issue\n  no certificate for such internal names (CA/Browser Forum Baseline Requirements), so no serving\n  certificate verifies: every call fails. An example\'s bundle left in place (a Let\'s Encrypt root\n  under `# REPLACE ME`) is such a bundle. A `url` webhook may present a publicly trusted\n  certificate, and a bundle that also holds another CA may verify with that one: neither is\n  reported.\n\n**A trusted certificate whose private key is written beside it** (`warning`): a certificate of\nthe bundle, valid now (the API server\'s TLS verification accepts no expired root), whose private\nkey a Secret of the run holds in the clear, as PEM text under `stringData` or base64 under\n`data`, wherever the block starts in the value (an encrypted key, or one Node\'s crypto cannot\nread, is not in the clear). Only the key types a TLS server uses are read (RSA, ECDSA on a named\ncurve, Ed25519, Ed448; a DSA or DH key, or a curve written out, is left unread), at most 16\nkeys per Secret, and in a run at most 256 blocks parsed and 128 keys derived (a key written\nwithout its public half, EC or Ed448, costs milliseconds to derive): the limits bound what a\nhostile input can cost. Keys past them are not looked for, and the run says so on stderr\n(`summary.privateKeysNotRead` in JSON). The key is tied to the certificate by its public key, whatever the field names.\nWhoever reads the manifests holds that key: with it, anyone who can answer for the webhook (an\nendpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the\nwebhook, reading every request it is sent and answering it. It is a `warning`, not an `error`:\nthe webhook works, and using the key takes a place on the path as well. The finding points at\nthe first configuration (in run order) that the API server stores and calls with that bundle,\nnames the Secret and the line of the key, and counts the other configurations that trust it\n("so do the bundles of 2 more configurations"): one key, one finding, so a suppression of\n`ca-bundle` on that first configuration hides it for the key. Secrets are read from the\ninputs that hold a webhook configuration (a release bundle, a rendered chart), as Services are\nfor `webhook-service-missing`; a key in another file of the run is not looked for, and nothing\nis concluded from a key\'s absence.\n\nOne cause, one finding: the same problem of the same bundle in several webhooks of one\nconfiguration (one expired CA copied into each webhook) is reported once, at the first of them,\nnaming the others ("webhooks "a" and 3 more"), whatever each one\'s `failurePolicy`; its severity\nis the worst of theirs.\n\nWhen one of the exemptions of the first list applies (an injector annotation, a patcher, the\noption, no rules), the written bundle is replaced or never used, and its content is not checked\neither. A value that is not base64 because it is an unrendered placeholder (`${CA_BUNDLE}`) is a\n`schema` finding that names the placeholder.\n\nThe bundle is read the way Go\'s `x509.CertPool.AppendCertsFromPEM` reads it: its blocks as\nGo\'s `encoding/pem` finds them (src/kube/pem.ts), each `CERTIFICATE` block without headers\nparsed with Node\'s `X509Certificate` when its bytes are one DER sequence with nothing after it\n(Go\'s `x509.ParseCertificate` refuses trailing data, and PEM text where DER belongs, which Node\ntakes), and it fails when none is left. Go differs from OpenSSL:\na BEGIN line counts only at the start of a line (a byte-order mark before it, or a second file\nappended without a line break, hides the block: "its BEGIN line does not start a line"), and the\nbody is base64 with spaces, tabs and line breaks anywhere, blank lines included (which OpenSSL\nrefuses), padded as usual. The message names the webhook and what is wrong with its\nbundle; the help (the `fix:` line) says what the `failurePolicy` does with the failed calls.\n\n## Why is this bad?\n\nFor a Service-backed webhook the API server connects to `<service>.<namespace>.svc` and checks\nthe serving certificate against `caBundle`. Without a bundle it falls back to its system trust\nroots, which never contain the private CA that signs an in-cluster Service name, so every call\nfails with `x509: certificate signed by unknown authority`. With `failurePolicy: Fail` (the v1\ndefault) every request the webhook matches is then rejected; with `Ignore` the webhook silently\ndoes nothing. The same happens when the bundle cannot be loaded (client-go refuses to build the\nTLS client: "unable to load root certificates") or when its only CA has expired. An expired or\nnever-injected CA is a classic webhook outage; cert-manager\'s webhook troubleshooting guide\nstarts from that `x509` error, and controllers such as Gatekeeper and KEDA rotate their CA and\nre-patch the bundle to avoid it.\n\nA private key in the bundle is a leak: webhook configurations are cluster-scoped and readable by\nanyone allowed to list them, and the key lets them impersonate the webhook (or, if it is the\nCA\'s key, mint certificates it trusts).\n\nMost published manifests omit the bundle on purpose, because something writes it at install or\nrun time; that is why a missing bundle is an `info` that states the condition, while a bundle\nthat is written and cannot work is an `error`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nLet cert-manager inject the CA of the webhook\'s serving Certificate:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\n  annotations:\n    cert-manager.io/inject-ca-from: image-policy/image-policy-webhook-cert\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nOr write the base64 of the PEM CA certificate (`base64 -w0 ca.crt`), and renew it before it\nexpires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lCQXpBS0JnZ3Foa2pPUFFRREFqQWhNUjh3SFFZRFZRUUREQlpoWkcxcGMzTnAKYjI0dGJHbHVkQ0IwWlhOMElFTkJNQ0FYRFRBd01ERXdNVEF3TURBd01Gb1lEekl4TWpVd01UQXhNREF3TURBdwpXakFoTVI4d0hRWURWUVFEREJaaFpHMXBjM05wYjI0dGJHbHVkQ0IwWlhOMElFTkJNRmt3RXdZSEtvWkl6ajBDCkFRWUlLb1pJemowREFRY0RRZ0FFd0o4ZFc3bFBLQyswd084eGQxRlBaVk03QVE5UzdER1ZEZXdVWEwwa0t3UUsKaTc5TjhlUnRBNWxXRmpzMENza0szSk1jbHVGUUQyd3BCSlh0NHd1c2JhTkNNRUF3RHdZRFZSMFRBUUgvQkFVdwpBd0VCL3pBT0JnTlZIUThCQWY4RUJBTUNBUVl3SFFZRFZSME9CQllFRkdzaU9sU2ZGd0l1emFWWVIrOWpTUVc0CnNvaFpNQW9HQ0NxR1NNNDlCQU1DQTBnQU1FVUNJUUN4NWpPa1BWcVBkN2VSWjVUYitWSDVLRWZEaEdVamFrdWkKUDJwVm9KV1pyQUlnTGlCUXI2RWw4bEU4K0RJTWFwc3BOK1JsMHNQRzQ4bHNWeWZYUlhtUWtETT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n(The bundle above is a throwaway test CA, valid until 2125.)\n\n## Options\n\n- `injected` (string, default empty): comma-separated names of webhook configurations whose\n  caBundle a controller of yours writes at run time, `*` matching any characters, for example\n  `--rule-option ca-bundle.injected=my-operator-*`. A missing or placeholder bundle, and the\n  content of a written one, are not checked for them.\n\n## When not to use it\n\nWhen you lint configurations before your own tooling fills in the bundle (a Helm chart that\ncomputes it in a hook, an operator that patches its own configurations) and the `info` is noise\nto you, name them with the `injected` option rather than turning the rule off: the checks for\nexpired or malformed bundles stay useful. If\nyou lint configurations exported from a live cluster, the bundles are the ones in use, and an\nexpired one is the outage you are looking for.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.caBundle` ("a PEM\n  encoded CA bundle \u2026 If unspecified, system trust roots on the apiserver are used")\n- `k8s.io/client-go` `transport/transport.go` (`rootCertPool`: `AppendCertsFromPEM`, "unable to\n  load root certificates"); Go `crypto/x509` `CertPool.AppendCertsFromPEM`\n- cert-manager CA injector: https://cert-manager.io/docs/concepts/ca-injector/ (annotations\n  `inject-ca-from`, `inject-ca-from-secret`, `inject-apiserver-ca`)\n- OpenShift service CA operator: `service.beta.openshift.io/inject-cabundle`\n- kube-webhook-certgen (`create`, `patch --webhook-name`), as used by ingress-nginx\n- cert-manager, troubleshooting the webhook: https://cert-manager.io/docs/troubleshooting/webhook/\n- Dynamic Admission Control, "Contacting the webhook":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/client-config-url.md": () => '---\nid: client-config-url\nseverity: warning\n---\n\n# client-config-url\n\n## What it does\n\nLooks at the host of each webhook\'s `clientConfig.url` and reports four kinds of hosts, one\nfinding per webhook, pointing at `url`:\n\n- **an in-cluster Service DNS name**: a host ending in `.svc` or `.svc.cluster.local`\n  (`policy-webhook.policy.svc:443`, `policy-webhook.policy.svc.cluster.local`);\n- **loopback**: `localhost` and names under `.localhost`, IPv4 `127.0.0.0/8`, IPv6 `::1`\n  (in any spelling, and as `::ffff:127.x.x.x`), and the unspecified addresses `0.0.0.0` and\n  `::`, which connect to the local host;\n- **any other IP literal**, IPv4 (`10.96.0.15`) or IPv6 in brackets (`[2001:db8::1]:8443`,\n  `[fe80::1%25eth0]`);\n- **a template placeholder** in the host (`https://<YOUR_API_ID>.execute-api.<YOUR_REGION>.amazonaws.com/check`,\n  `$HOST.example.com`): Go\'s URL parser, and so the API server, accepts `<`, `>` and `$` in a\n  host, and no DNS name resolves it. Unless `schema` or `api-validation` names the file\'s\n  placeholders in one finding ("render it first", counting these): then they are left to it.\n\nA loopback host is reported as `info`: nobody writes one by accident, and it says that the\nwebhook runs beside every API server instance (a static pod or a process on each control-plane\nhost), which a policy engine or an authorizer built into the control plane does on purpose. The\nunspecified addresses stay a `warning`: they are listen addresses, and in a `url` they are\nusually one copied from a server\'s flags.\n\nThe host is taken from the URL as Go\'s `net/url` splits it: the port after the last colon, IPv6\naddresses inside brackets (a zone after `%25` is ignored), case and a trailing dot ignored. IPv4\nliterals are recognised in dotted-decimal form only, as Go\'s `net.ParseIP` reads them. Names\nthat merely contain `svc` or `localhost` as one of their labels (`webhook.svc.example.com`,\n`localhost.example.com`) are not reported. Webhooks that use `clientConfig.service`, and URLs\nthat `api-validation` rejects (unparsable, no host, or `url` together with `service`), are not\nchecked here.\n\n**What a file cannot show.** How the control plane\'s network is set up: whether the API\nserver\'s resolver serves cluster DNS names (some control planes run it in a pod, or route its\negress through a proxy), whether a loopback webhook runs beside every API server instance, and\nwhether the serving certificate lists an IP literal among its names. The findings describe the\nusual control plane, where none of these holds.\n\n## Why is this bad?\n\nThe API server calls a URL from its own network namespace, with its own resolver, as any other\nHTTPS client would. On most control planes it runs on the host network of control-plane nodes,\nor outside the cluster altogether (managed Kubernetes):\n\n- **A `.svc` name** is served by the cluster\'s DNS (CoreDNS), which the API server\'s resolver\n  usually does not use, so the call fails with "no such host". `clientConfig.service` exists for\n  this: the API server looks up the Service itself and connects to it, verifying the certificate\n  for `<service>.<namespace>.svc`.\n- **Loopback** reaches the API server\'s own node (or pod). The webhook then has to run beside\n  every API server instance on the host network, and it breaks on any instance where it does not\n  (an extra control-plane node, a managed control plane), failing every call there.\n- **An IP literal** makes TLS verification check the address against the certificate\'s IP\n  subject alternative names, which serving certificates rarely carry, so the call fails with\n  "x509: cannot validate certificate for 10.96.0.15 because it doesn\'t contain any IP SANs".\n  And the address belongs to one Service or machine: recreate the Service or move the webhook,\n  and every call fails until someone edits the configuration.\n\nEach of these fails every call, and `failurePolicy` decides what that does: with `Fail` the\nrequests the webhook matches are rejected, with `Ignore` the webhook is silently skipped.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://quota-webhook.quota-policy.svc:443/validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nReference the Service; the API server resolves it:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\n  annotations:\n    cert-manager.io/inject-ca-from: quota-policy/quota-webhook-cert\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: quota-policy\n        name: quota-webhook\n        port: 443\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a webhook outside the cluster, use a DNS name that the API server can resolve and that its\nserving certificate covers, such as `https://quota.example.com/validate-pods`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the API server really does share the webhook\'s network: an API server that runs as a pod\nin another cluster with cluster DNS (Karmada, vCluster, hosted control planes such as Kamaji or\nHyperShift) can resolve `.svc` names there, and a webhook deployed as a static pod on every\ncontrol-plane node, listening on the host network, can be called on loopback. Lower the\nseverity or turn the rule off for those configurations\' files.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.url` ("Please note\n  that using localhost or 127.0.0.1 as a host is risky unless you take great care to run this\n  webhook on all hosts which run an apiserver which might need to make calls to this webhook.\n  \u2026 The host should not refer to a service running in the cluster; use the service field\n  instead.")\n- Dynamic Admission Control, "URL":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Go `net/url` (`Parse`, `Hostname`), `net.ParseIP`, `crypto/x509` (IP SAN verification)\n',
+      "rules/container-overrides-pod-check.md": () => '---\nid: container-overrides-pod-check\nseverity: warning\n---\n\n# container-overrides-pod-check\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` validation that checks a field of the **pod-level**\n`securityContext` which each container\'s own `securityContext` overrides, when a pod passes it\nwith a container that sets the field to what the validation refuses at pod level. The fields are\nthose the API gives both levels, the container\'s value taking precedence (k8s.io/api core/v1\n`PodSecurityContext` and `SecurityContext`):\n\n| field | refused value tried | accepted values tried |\n|---|---|---|\n| `runAsNonRoot` | `false` | `true` |\n| `runAsUser` | `0` | `1000`, `65534`, `10001` |\n| `runAsGroup` | `0` | `1000`, `65534`, `10001` |\n| `seccompProfile.type` | `Unconfined` | `RuntimeDefault` |\n| `appArmorProfile.type` | `Unconfined` | `RuntimeDefault` |\n| `seLinuxOptions.type` | `spc_t` | `container_t` |\n\nIt is shown by evaluating the policy with CEL, not by reading its text. For each kind with a pod\nspec that the policy sees on CREATE (Pods, Deployments, StatefulSets, DaemonSets, ReplicaSets,\nJobs, CronJobs, ReplicationControllers, PodTemplates; a binding that can deny must match it too\nwhen the run holds the policy\'s bindings), a made-up object with one container is evaluated three\ntimes, the objects differing in that field only:\n\n1. the pod-level field at the refused value: a validation is false (the policy checks it);\n2. the pod-level field at an accepted value: every validation is true;\n3. the same, with the container\'s own field at the refused value: every validation is still true.\n\nEvery matchCondition must be true each time, and every expression must give a boolean (an\nerror, a function the evaluator lacks or its budget leave the policy not judged). The pod\nsecurityContext starts empty, or with every field of the table at its accepted value (for a\npolicy that checks several). The finding is at the validation that was false in step 1; one per\nvalidation, with how many other fields fail alike.\n\nNot reported when something else of the run may check the container:\n\n- another ValidatingAdmissionPolicy that sees the request is true for the object of step 2 and\n  false for that of step 3, or reads `securityContext` and cannot be evaluated here (it takes\n  params, or uses what the evaluator lacks);\n- a validating webhook of the run is called on the request (its code is not seen).\n\nA policy with `paramKind` is not judged (its params are not known), nor one whose bindings only\nwarn or audit (it refuses nothing).\n\n## Why is this bad?\n\nThe policy means to keep root, unconfined seccomp or a privileged SELinux type out, and accepts\nthe pod-level setting as proof. But the container\'s setting wins: a pod with\n`securityContext.runAsNonRoot: true` whose container sets `runAsNonRoot: false` starts that\ncontainer as whatever user its image names, root included; `seccompProfile: {type: Unconfined}`\non a container runs it without seccomp. Anyone who may create pods (or Deployments) in a\nnamespace the policy guards gets past it with one more line. Pod Security\'s restricted level\nchecks both levels for this reason (k8s.io/pod-security-admission `policy/check_runAsNonRoot.go`,\n`check_seccompProfile_restricted.go`).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: run-as-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: >-\n        object.spec.securityContext.?runAsNonRoot.orValue(false)\n        || object.spec.containers.all(c, c.?securityContext.?runAsNonRoot.orValue(false))\n```\n\n## Use instead\n\nTake the pod-level value only for the containers that set none of their own:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: run-as-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: >-\n        object.spec.containers.all(c,\n          c.?securityContext.?runAsNonRoot.orValue(object.spec.securityContext.?runAsNonRoot.orValue(false)))\n```\n\n(Init and ephemeral containers override the pod\'s setting too: `init-containers-unchecked`.)\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen another admission control the run does not show (Pod Security\'s `restricted` level on every\nnamespace the policy guards, a policy engine\'s webhook installed elsewhere) checks the\ncontainers: suppress the finding with that reason.\n\n## References\n\n- Kubernetes API reference, [PodSecurityContext](https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#security-context)\n  ("If set in both SecurityContext and PodSecurityContext, the value specified in\n  SecurityContext takes precedence").\n- [Pod Security Standards](https://kubernetes.io/docs/concepts/security/pod-security-standards/),\n  restricted: "Running as Non-root", "Seccomp" (both levels checked).\n- Kubernetes documentation, [Validating Admission Policy](https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/).\n',
       "rules/critical-resources.md": () => '---\nid: critical-resources\nseverity: error\n---\n\n# critical-resources\n\n## What it does\n\nFlags a webhook that the API server calls for the writes the control plane itself makes to\nkeep the cluster running and to bring it back after a failure. These requests are checked,\neach with the operations listed:\n\n| what | requests | why it matters |\n|---|---|---|\n| node leases | `coordination.k8s.io/v1` `leases` in `kube-node-lease`: CREATE, UPDATE | node heartbeats |\n| nodes | `v1` `nodes`: CREATE, UPDATE; `nodes/status`: UPDATE | node registration and status |\n| leader election | `coordination.k8s.io/v1` `leases` in `kube-system`: CREATE, UPDATE | the controller manager\'s and scheduler\'s leases |\n| system pods and workloads | in `kube-system`: `v1` `pods` (CREATE, UPDATE), `pods/status` (UPDATE), `pods/binding` (CREATE); `apps/v1` `deployments`, `replicasets`, `daemonsets`, `statefulsets` (CREATE, UPDATE) | the system add-ons |\n| authentication | `authentication.k8s.io/v1` `tokenreviews`: CREATE | the kubelet\'s and aggregated API servers\' authentication |\n| authorization | `authorization.k8s.io/v1` `subjectaccessreviews`, `selfsubjectaccessreviews`, `selfsubjectrulesreviews`, and `localsubjectaccessreviews` (in `default`, standing for any namespace): CREATE | delegated authorization |\n| kubelet certificates | `certificates.k8s.io/v1` `certificatesigningrequests`: CREATE, UPDATE; `/approval`, `/status`: UPDATE | node bootstrap and certificate rotation |\n| API aggregation | `apiregistration.k8s.io/v1` `apiservices`: CREATE, UPDATE; `/status`: UPDATE | |\n| CRDs | `apiextensions.k8s.io/v1` `customresourcedefinitions`: CREATE, UPDATE; `/status`: UPDATE | add-ons (CNI, CSI) that create or update their CRDs at every start (see below), and the API server\'s controllers that write their status |\n| priority classes | `scheduling.k8s.io/v1` `priorityclasses`: CREATE, UPDATE | `system-node-critical`, `system-cluster-critical` |\n| the endpoints of the `default/kubernetes` Service | `v1` `endpoints` and `discovery.k8s.io/v1` `endpointslices` in `default`: CREATE, UPDATE | how pods reach the API server: the API server\'s endpoint reconciler rewrites them whenever the set of live API servers changes |\n\nDELETE is not counted: recovery creates and updates these objects.\n\nTwo objects the API server bootstraps are **not** counted, because the control plane does not\nwrite them after bootstrap: the `kube-system` Namespace (the system-namespaces controller,\n`pkg/controlplane/controller/systemnamespaces`, only creates it when it is missing, and\nNamespaceLifecycle forbids deleting it) and the `default/kubernetes` Service object itself (the\n`kubernetesservice` controller creates it when missing; its update path "is not executed since\n1.17"). A `Fail` webhook on Namespaces or Services does block every Namespace or Service that\npeople and installers create while it is down, but that is the webhook\'s own blast radius, not a\ncontrol-plane recovery path.\n\nFor each request the webhook is matched as the API server matches it: its rules (with\n`matchPolicy: Equivalent`, other versions of the resource too), its `namespaceSelector`\n(evaluated against `kubernetes.io/metadata.name` plus the labels of a Namespace manifest of\nthat name in the run) and its `objectSelector`. The object is taken to be an unlabelled system object, with one exception,\nas in `matches-kube-system`: a requirement on a label that system objects carry (`k8s-app`,\n`component`, `tier`, or a key under `kubernetes.io/` or `k8s.io/`, such as\n`kubernetes.io/os: linux` on nodes) is taken as met, so such a selector targets system objects\nrather than exempting them. An opt-in selector on the webhook\'s own label exempts them. The\nwebhook\'s `matchConditions`, if any, are evaluated (with CEL) for the request as the kubelet,\nthe scheduler, the controller manager, a controller\'s service account and the API server make\nit, with only what is known of those requests (operation, namespace, group, resource, the\nrequester\'s name and groups). The request counts when every condition is true for one of them,\nor when a condition cannot be decided from what is known (it reads the object\'s labels or spec,\nor calls `authorizer`): that may match, and is not a pass. When a condition is false for all of\nthem, the request is not counted.\n\nThe rule reports once per webhook, at its first matching rule, naming what it intercepts (the\nfirst few resources, with their namespace, then how many more; the table above says why each\nmatters):\n\n- `error` when its `failurePolicy` is `Fail`, written or by default (the message says when it\n  is the default);\n- `warning` when it is `Ignore` and its effective `timeoutSeconds` is above 15 seconds\n  (v1beta1 defaults it to 30); with `Ignore` and 15 seconds or less it is not reported.\n\nCREATE of CRDs counts on its own, although CRDs outlive restarts: the API server runs admission\nbefore it stores an object, so a CREATE of a CRD that already exists reaches the webhook before\nit could fail with AlreadyExists. An add-on that creates its CRDs at every start and ignores\nAlreadyExists (Calico\'s tigera-operator, which exits when that fails) cannot start while a\n`Fail` webhook on CRD creation is down; on a cluster rebuilt with the webhook first, the CNI never\ncomes up, and neither does an in-cluster webhook backend.\n\nWhen the webhook has a `namespaceSelector` and a request it intercepts is cluster-scoped (nodes,\nCRDs, CSRs, ...), the message adds that the selector does not narrow it: the API server applies a\nnamespaceSelector to namespaced requests and to Namespaces themselves, never to other\ncluster-scoped resources, so it is called for every one of them.\n\nExemptions:\n\n- One cause, one finding: when `matches-kube-system` is on and reports a webhook (at any\n  severity), this rule leaves that webhook\'s pods, workloads and leases in `kube-system` to it;\n  the other requests (node leases, nodes, CSRs, ...) are another cause and still count. When\n  `matches-kube-system` is off, this rule reports them itself. A webhook with `Ignore` and a\n  timeout above 15 s is the exception: its one cause is the timeout, wherever the writes are, so\n  this rule reports every control-plane write it intercepts, kube-system\'s included, and\n  `matches-kube-system` and `long-timeout` leave that webhook to it (while this rule runs with its\n  own severity).\n- From Kubernetes 1.37 (`--kube-version 1.37`) the API server no longer sends TokenReviews and\n  SubjectAccessReviews to webhooks, so they are not counted.\n\n**What a file cannot show.** The labels that the cluster\'s system objects, and the\n`kube-system`, `kube-node-lease` and `default` Namespaces, really carry (without a Namespace\'s\nmanifest in the run only `kubernetes.io/metadata.name` is known), and the user names a managed or\ncustomised control plane makes these requests with: the rule assumes the standard ones\n(`system:node:\u2026`, `system:kube-scheduler`, `system:kube-controller-manager`, `system:apiserver`).\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook. The other way round, where this rule reports a webhook\nat error (`Fail`) and the rule entry it points at is a wildcard over every API group that\n`wildcard-rule` reports at warning (the webhook is narrowed by a selector or a condition, so it is not the error\nabove), that warning is an `info`: the wildcard names these resources too, and this finding says\nwhat it costs. Likewise `implicit-failure-policy` on a webhook this rule reports "with\nfailurePolicy Fail (the API default)". Each keeps its fix; a severity you set for those rules\nstill decides, and a finding of this rule you suppress or a baseline hides covers nothing.\n\n## Why is this bad?\n\nThese writes are how the cluster heals itself. The kubelet renews its lease in\n`kube-node-lease` every 10 seconds and registers new nodes; the controller manager and the\nscheduler keep their leader leases; new nodes get their client certificates through\nCertificateSigningRequests; aggregated API servers and kubelets authenticate and authorize\ncallers with TokenReviews and SubjectAccessReviews; the API server itself keeps the\n`kubernetes` Service\'s endpoints pointing at the live API servers and bootstraps the system\npriority classes; CNI and CSI agents install their CRDs when they start.\n\nWith `failurePolicy: Fail` (the v1 default) all of them are rejected while the webhook is\nunreachable: nodes go NotReady and their pods are evicted, new nodes cannot join, controllers\nlose leadership. The webhook\'s own pods often need exactly those nodes, that network and those\ncontrollers to come back, so the outage feeds itself until someone deletes the webhook\nconfiguration. With `Ignore` the writes still wait for the call to time out; leader-election\nrenewals have a 10-second deadline, and a webhook that holds them up that long breaks them\n(kubernetes/kubernetes#90217).\n\nGardener reports webhooks on these resources as problematic (its "problematic webhooks"\nconstraint: `Fail`, or `Ignore` with a timeout above 15 seconds), GKE reports them as unsafe\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`), and the Kubernetes documentation asks webhook authors not to\nintercept node leases and virtual authentication and authorization resources.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: all.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the webhook needs, and exclude the system namespaces by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: workloads.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["", "apps"]\n        apiVersions: ["v1"]\n        resources: ["pods", "deployments", "services"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "kube-node-lease", "default", "policy"]\n```\n\nCluster-scoped resources (nodes, CertificateSigningRequests, CRDs) cannot be excluded by\nnamespace: leave them out of the rules, select the objects you mean with an opt-in\n`objectSelector`, or let the system\'s requesters through with a `matchConditions` entry such\nas `!request.userInfo.username.startsWith(\'system:\')`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests (their labels are used when\n`namespaceSelector` is evaluated) and `--kube-version`.\n\n## When not to use it\n\nFor a webhook whose purpose is to guard one of these resources (say, a node admission policy)\nand that is run accordingly: highly available, with a short timeout. Lower the finding rather\nthan hide it: `--rule critical-resources=warning`.\n\n## References\n\n- Admission webhook good practices (node leases, virtual resources, avoiding dependency\n  loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#90217, "Webhook with FailurePolicy: Ignore that applies to controller\n  manager leases breaks clusters"\n- Gardener, problematic webhooks (`pkg/gardenlet/controller/shoot/care` constraints) and\n  `docs/usage/shoot/shoot_status.md`\n- GKE, "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `kubernetes/kubernetes` `pkg/controlplane/controller/systemnamespaces` and\n  `pkg/controlplane/controller/kubernetesservice` (created only when missing; the endpoint\n  reconciler keeps the Service\'s endpoints current)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/` (how a webhook is matched);\n  `ExcludeAdmissionWebhookVirtualResources` (Kubernetes 1.37)\n',
       "rules/editable-namespace-selector.md": () => '---\nid: editable-namespace-selector\nseverity: warning\n---\n\n# editable-namespace-selector\n\n## What it does\n\nLooks at each label key that a webhook\'s `namespaceSelector` reads, in `matchLabels` or in\n`matchExpressions` with any operator (`In`, `NotIn`, `Exists`, `DoesNotExist`), unless the key\nis trusted. Trusted keys are `kubernetes.io/metadata.name` (from Kubernetes 1.21, when the API\nserver sets it) and the keys given with `--trusted-namespace-label`. Each finding points at a\nkey. The keys of one selector (a webhook\'s, a policy\'s or a binding\'s) judged alike are one\nfinding, at the first, naming the others: its opt-out keys (warnings: each is a way around the\nsame check, with the same fix; "a" or "b"), and the labels of one opt-in (infos: all of them\nswitch the check on; "a" and "b").\n\nThe severity follows **who can act and what it opens**. Under default RBAC, namespace users\ncannot change their Namespace\'s labels: the built-in `view`, `edit` and `admin` roles grant only\n`get`, `list` and `watch` on `namespaces` ("read access to namespaces at the namespace scope\nmeans you can read *this* namespace", `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).\nOnly cluster-level users, and the tools they grant it (a tenancy controller, say), can. So:\n\n| the selector, the webhook or policy | severity | message |\n|---|---|---|\n| an **opt-out** (`NotIn`, `DoesNotExist`) on a validating webhook or policy whose rules match **built-in resources** (any group a Kubernetes API server serves, or `*`), and no guard (below) | `warning` | `webhook "\u2026" skips namespaces labelled "\u2026": cluster-level users can opt one out` |\n| the label is **guarded** in the run | `info` | `\u2026 reads the namespace label "\u2026" (guarded in this run)` |\n| an **opt-in** (`matchLabels`, `In`, `Exists`): the label switches the check on, as Pod Security\'s `enforce` label does; removing it is itself a cluster-level act | `info` | `\u2026 (an opt-in)` |\n| an opt-out on a label whose **values choose a level**: `NotIn` one value (the exempt level), and another webhook of the same configuration, served by the same backend (Service, or URL host), with failurePolicy `Fail` and the same rules, objectSelector and matchConditions, selects namespaces by values of the same key alone (one `In` requirement or one `matchLabels` pair, not the exempt value), as a baseline check that skips `policy: privileged` beside a restricted one for `policy: restricted` does; and no kustomize patch of the run may change the configuration. The label is the level the project\'s checks are chosen by per namespace, as Pod Security\'s `enforce` label is (and an explicit `privileged` there is a written decision). `DoesNotExist`, `NotIn` two values, or two requirements on the key, skip the check for a value no level names: a warning | `info` | `\u2026 (a level: "\u2026" selects its values)` |\n| an opt-out in a selector that also requires an **opt-in** label that is neither trusted nor guarded (`pss.example.com/enforce In [restricted]` beside `privileged.pss.example.com/enforce NotIn ["false"]`): whoever can set the opt-out label can as well remove the opt-in one, so the opt-out opens nothing new | `info` | `\u2026 (inside the opt-in "\u2026")` |\n| an opt-out on a validator of **custom resources only** (groups no built-in API serves): a correctness check of a project\'s own objects, not a control over what runs | `info` | `\u2026 (custom resources only)` |\n| a mutating webhook or policy: switching a mutation (sidecar injection, defaults) on or off per namespace is what those labels are for | `info` | `namespaceSelector of mutating webhook "\u2026" reads the namespace label "\u2026"` |\n\n**Guarded.** A label is guarded when a webhook or policy of the run sees every Namespace create\nand update that sets it, and can reject it: a `ValidatingWebhookConfiguration` webhook with\n`failurePolicy: Fail` served by the same backend (the same Service, or the same URL host) as the\nwebhook whose selector reads the label, or a `ValidatingAdmissionPolicy` bound with `Deny`. It\nmust be called (rules, selectors) for a `CREATE` and an `UPDATE` of a Namespace that carries the\nlabel, so a guard whose own selector lets that label through does not count. Gatekeeper\'s\n`check-ignore-label.gatekeeper.sh` (it rejects `admission.gatekeeper.sh/ignore` on namespaces\nthat are not exempt) and HNC\'s namespace validator are such guards. What the guard rejects\ncannot be read from the files; that it is in the path can.\n\nThe rule does not evaluate the selector against Namespaces. It does look at the rules: a\nwebhook whose rules can only match cluster-scoped objects (nodes, cluster roles, custom\nresources with `scope: Cluster`, \u2026) is not reported, because the API server ignores\n`namespaceSelector` for those requests. Rules that can match Namespace objects still count: for\nthem the selector reads the Namespace\'s own labels.\n\nAdmission policies are checked the same way: the `namespaceSelector` of a policy\'s\n`spec.matchConstraints` and of a binding\'s `spec.matchResources`, validating kinds as validating\nwebhooks, mutating kinds as mutating ones (a binding\'s resources are its own `resourceRules`,\nelse its policy\'s; a binding whose policy is not in the run is taken to cover built-in\nresources). A policy whose `resourceRules` only match cluster-scoped objects is not reported,\nand neither is a binding whose own `resourceRules` do, or whose policy (when it is in the run)\ndoes. A `ValidatingAdmissionPolicyBinding` whose `validationActions` lack `Deny` is not reported\neither: leaving it loses a warning or an audit record, not a check (`validation-actions`\nreports such bindings). When a policy has a `Deny` binding and a `Warn` binding selected by\nvalues of the same label, the `Deny` binding\'s finding is the one that matters: changing the\nlabel\'s value moves a namespace from one to the other.\n\nA `NotIn` that lists `kube-system` on a key kube-system does not carry (the hand-added `name`\nlabel) is meant to exclude namespaces by name, and excludes nothing where no one added the label.\nIt is reported apart from the webhook\'s other labels, and where `matches-kube-system` reports\nthe webhook naming that key (a finding at least as severe, not suppressed), that finding covers\nthis one, which becomes an info (one cause: the fix, `kubernetes.io/metadata.name`, also takes\nthe opt-out away).\n\n**What a file cannot show.** The cluster\'s RBAC (a role that grants `update` or `patch` on\n`namespaces` to namespace users widens who can opt out), a guard kept elsewhere, or a tenancy\ntool that sets the label. Pass the keys a project guards this way to `--trusted-namespace-label`.\n\n## Why is this bad?\n\nFor a namespaced object, the API server evaluates `namespaceSelector` against the labels of the\nobject\'s Namespace; for a Namespace\'s own create or update, against the labels in the request.\nSo the selector is only as strong as the control over those labels. With a selector such as\n`policy.example.com/ignore DoesNotExist`, anyone allowed to update or patch a Namespace can run\n`kubectl label namespace team-a policy.example.com/ignore=true`, and the validating webhook stops\nseeing that namespace; so does whoever creates a Namespace with the label already set. Under\ndefault RBAC those are cluster-level users, not the namespace\'s own admins, but they are many\nmore than the people who may edit the webhook configuration (every CI system and tenancy tool\nthat creates namespaces), and one line of YAML in any namespace manifest takes it out of the\ncheck. An opt-in label works the other way round: a namespace is checked only once someone with\nthose rights switches it on, which is a deployment choice to know about, not a way around it.\n\nThis has happened in real projects: Gatekeeper\'s Helm chart exempted namespaces labelled\n`control-plane`, a label nothing protected, so any namespace editor could opt out\n(open-policy-agent/gatekeeper#697); Gatekeeper now guards its own `admission.gatekeeper.sh/ignore`\nlabel with a second webhook, because otherwise the right to edit a namespace equals the right to\nexempt it from policy. Kyverno discussed the same risk for a `namespace=kyverno` label\n(kyverno/kyverno#893). IBM Portieris fixed a deadlock with a namespace selector and noted the\nlabel bypass it opened.\n\nPolicies and their bindings match namespaces the same way (the CEL admission plugins use the\nwebhooks\' namespace matcher). The Kubernetes documentation\'s own binding example selects\nnamespaces by an `environment: test` label: whoever can relabel a namespace decides whether the\npolicy applies to it.\n\nThe API server sets `kubernetes.io/metadata.name` on every Namespace to the namespace\'s name\n(since Kubernetes 1.22), and a relabelling cannot change it, so selecting by name cannot be\ndefeated by namespace editors (open-policy-agent/gatekeeper#1735).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy"]\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n```\n\nThe same opt-out label in a policy\'s `matchConstraints`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n```\n\n## Use instead\n\nExempt namespaces by name, so that the list lives in the webhook configuration, where changing\nit needs the right to edit webhook configurations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy", "monitoring"]\n```\n\nFor a policy, select by name in the policy or in its binding:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: pod-security-policy\nspec:\n  policyName: pod-security-policy\n  validationActions: ["Deny"]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "monitoring"]\n```\n\nIf the label must stay, protect it (a validating webhook or ValidatingAdmissionPolicy that\nrejects changes to it by anyone but the platform team, as Gatekeeper does) and then declare it\ntrusted with `--trusted-namespace-label`.\n\n## Options\n\n- `--trusted-namespace-label <key>` (repeatable): a namespace label key that namespace owners\n  cannot change in your clusters, for example because a policy guards it or because only cluster\n  administrators may update Namespaces. Selectors on these keys are not reported.\n  `kubernetes.io/metadata.name` is always trusted.\n\n## When not to use it\n\nWhen only cluster administrators can update Namespaces, every label is as protected as the name\nlabel: list the keys with `--trusted-namespace-label` rather than turning the rule off. Managed\nplatforms may add selectors of their own to webhook configurations (AKS adds `NotIn` selectors on\n`control-plane` and `kubernetes.azure.com/managedby`, Azure/AKS#4002); when you lint\nconfigurations exported from such a cluster, trust those keys the same way.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (which labels\n  the selector is matched against)\n- `k8s.io/api` `core/v1/well_known_labels.go` (`kubernetes.io/metadata.name`, KEP-2161)\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`, avoid\n  self-deadlock): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Validating Admission Policy (binding `matchResources`, the `environment: test` example):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/;\n  `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go`\n- open-policy-agent/gatekeeper#697, open-policy-agent/gatekeeper#1735, kyverno/kyverno#893;\n  Gatekeeper `website/docs/exempt-namespaces.md`\n',
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
@@ -3343,9 +3344,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text2 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text2;
+        return this._outputConfiguration.stripColor(text2);
       }
       /**
        * @typedef HelpContext
@@ -3505,7 +3506,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position2, text) {
+      addHelpText(position2, text2) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position2)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3514,10 +3515,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position2}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text2 === "function") {
+            helpStr = text2({ error: context.error, command: context.command });
           } else {
-            helpStr = text;
+            helpStr = text2;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -4218,8 +4219,8 @@ function isPlaceholder(value) {
 function isWholePlaceholder(value) {
   return typeof value === "string" && placeholderIn(value.trim()) === value.trim();
 }
-function templateIn(text) {
-  for (const line2 of text.split(/\r\n|\r|\n/)) {
+function templateIn(text2) {
+  for (const line2 of text2.split(/\r\n|\r|\n/)) {
     if (line2.trimStart().startsWith("#"))
       continue;
     const found = /\{\{[^{}]*(?:\}\}|$)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}/.exec(line2);
@@ -4357,11 +4358,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule45) {
-  return { scope: "object", ...rule45 };
+function defineObjectRule(rule46) {
+  return { scope: "object", ...rule46 };
 }
-function defineFileRule(rule45) {
-  return { scope: "file", ...rule45 };
+function defineFileRule(rule46) {
+  return { scope: "file", ...rule46 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -4374,9 +4375,9 @@ var init_rule = __esm({
 });
 
 // dist/src/validate/field-error.js
-function goQuote(text) {
+function goQuote(text2) {
   let out = '"';
-  for (const char of text) {
+  for (const char of text2) {
     const code18 = char.codePointAt(0);
     if (char === '"' || char === "\\")
       out += `\\${char}`;
@@ -7218,7 +7219,7 @@ var init_build = __esm({
       const visitQueue = new QueueOnePass(p.inst.length);
       const onePassRunes = new Array(p.inst.length);
       const m5 = new Array(p.inst.length).fill(false);
-      const check7 = (pc) => {
+      const check8 = (pc) => {
         let ok = true;
         const inst = p.inst[pc];
         if (visitQueue.contains(pc)) return true;
@@ -7226,7 +7227,7 @@ var init_build = __esm({
         switch (inst.op) {
           case Inst.ALT:
           case Inst.ALT_MATCH: {
-            ok = check7(inst.out) && check7(inst.arg);
+            ok = check8(inst.out) && check8(inst.arg);
             let matchOut = m5[inst.out];
             let matchArg = m5[inst.arg];
             if (matchOut && matchArg) return false;
@@ -7253,7 +7254,7 @@ var init_build = __esm({
           case Inst.CAPTURE:
           case Inst.EMPTY_WIDTH:
           case Inst.NOP:
-            ok = check7(inst.out);
+            ok = check8(inst.out);
             m5[pc] = m5[inst.out];
             onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
             inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
@@ -7324,7 +7325,7 @@ var init_build = __esm({
       instQueue.insert(p.start);
       while (!instQueue.empty()) {
         visitQueue.clear();
-        if (!check7(instQueue.next())) return null;
+        if (!check8(instQueue.next())) return null;
       }
       for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
       return p;
@@ -12157,14 +12158,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -12181,14 +12182,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -12205,12 +12206,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -12222,12 +12223,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -12242,39 +12243,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold2 = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold2 === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold2])
-            res += `${text[fold2]}\\`;
+            res += `${text2[fold2]}\\`;
           res += `
-${indent}${text.slice(fold2 + 1, end2)}`;
+${indent}${text2.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -18580,8 +18581,8 @@ var require_dist = __commonJS({
 });
 
 // dist/src/kube/ca-injection.js
-function writesCaBundle(text) {
-  return text.includes("caBundle") || INJECTION_ANNOTATIONS.some(({ key: key2 }) => text.includes(key2));
+function writesCaBundle(text2) {
+  return text2.includes("caBundle") || INJECTION_ANNOTATIONS.some(({ key: key2 }) => text2.includes(key2));
 }
 var INJECTION_ANNOTATIONS;
 var init_ca_injection = __esm({
@@ -18773,8 +18774,8 @@ function selectorTarget(value) {
     ...qualified ? { qualified: true } : {}
   };
 }
-function mayMerge(text) {
-  return text.includes("<<") || /[\u0085\u2028\u2029]/.test(text);
+function mayMerge(text2) {
+  return text2.includes("<<") || /[\u0085\u2028\u2029]/.test(text2);
 }
 function hasUnreadableKey(doc) {
   let unreadable = false;
@@ -18800,10 +18801,10 @@ function hasAlias(doc) {
   });
   return found;
 }
-function mayMoveWebhooks(text, kind) {
+function mayMoveWebhooks(text2, kind) {
   let documents;
   try {
-    documents = (0, import_yaml.parseAllDocuments)(text, { logLevel: "silent", merge: true }).map((doc) => {
+    documents = (0, import_yaml.parseAllDocuments)(text2, { logLevel: "silent", merge: true }).map((doc) => {
       if (doc.errors.length > 0)
         throw new Error("unreadable");
       return doc.toJS({ maxAliasCount: 100 });
@@ -18851,12 +18852,12 @@ function replacesByDirective(value) {
     return false;
   return Object.entries(value).some(([key2, each]) => key2 === "$patch" && (each === "replace" || each === "delete") || key2 === "$retainKeys" || replacesByDirective(each));
 }
-function patchDocuments(text) {
-  if (mayMerge(text))
+function patchDocuments(text2) {
+  if (mayMerge(text2))
     return void 0;
   let documents;
   try {
-    documents = (0, import_yaml.parseAllDocuments)(text, { logLevel: "silent" });
+    documents = (0, import_yaml.parseAllDocuments)(text2, { logLevel: "silent" });
   } catch {
     return void 0;
   }
@@ -18872,9 +18873,9 @@ function patchDocuments(text) {
     }
   });
 }
-function namedTargets(text) {
+function namedTargets(text2) {
   const unknown = { changes: [], known: false };
-  const documents = patchDocuments(text);
+  const documents = patchDocuments(text2);
   if (documents === void 0)
     return [{ target: {}, selectors: unknown }];
   const targets2 = [];
@@ -18903,10 +18904,10 @@ function namedTargets(text) {
   }
   return targets2;
 }
-function targetedSelectorChanges(text) {
-  if (text === void 0)
+function targetedSelectorChanges(text2) {
+  if (text2 === void 0)
     return { changes: [], known: false };
-  const documents = patchDocuments(text);
+  const documents = patchDocuments(text2);
   if (documents === void 0 || documents.length !== 1)
     return { changes: [], known: documents !== void 0 && documents.length === 0 };
   const [value] = documents;
@@ -18986,8 +18987,8 @@ function anyListedFile(listed2, readFile3, may) {
   if (!Array.isArray(listed2) || readFile3 === void 0)
     return true;
   return listed2.some((path) => {
-    const text = typeof path === "string" ? readFile3(path) : void 0;
-    const documents = text === void 0 ? void 0 : patchDocuments(text);
+    const text2 = typeof path === "string" ? readFile3(path) : void 0;
+    const documents = text2 === void 0 ? void 0 : patchDocuments(text2);
     return documents === void 0 || documents.some((document) => spellsConfigFieldOtherwise(document)) || may(documents);
   });
 }
@@ -19071,8 +19072,8 @@ function configuredFieldSpecs(configurations, readFile3) {
     return {};
   const specs = [];
   for (const path of configurations) {
-    const text = typeof path === "string" ? readFile3(path) : void 0;
-    const documents = text === void 0 ? void 0 : patchDocuments(text);
+    const text2 = typeof path === "string" ? readFile3(path) : void 0;
+    const documents = text2 === void 0 ? void 0 : patchDocuments(text2);
     if (documents === void 0 || documents.some((document) => spellsConfigFieldOtherwise(document)))
       return {};
     for (const document of documents) {
@@ -19104,15 +19105,15 @@ function configuredFieldSpecs(configurations, readFile3) {
   }
   return { fieldSpecs: specs };
 }
-function kustomizationListings(file, folder, text, whole, readListed) {
+function kustomizationListings(file, folder, text2, whole, readListed) {
   const read2 = /* @__PURE__ */ new Map();
   const readFile3 = readListed === void 0 ? void 0 : (path) => read2.has(path) ? read2.get(path) : (read2.set(path, readListed(path)), read2.get(path));
-  if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text)))
+  if (mayMerge(text2) && (whole || KUSTOMIZATION_KIND.test(text2)))
     return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
-  const documents = patchDocuments(text) ?? [];
+  const documents = patchDocuments(text2) ?? [];
   if (whole && (documents.some((value) => value === void 0) || documents.filter((value) => value !== null).length > 1))
     return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
-  if (!whole && documents.some((value) => value === void 0) && KUSTOMIZATION_KIND.test(text))
+  if (!whole && documents.some((value) => value === void 0) && KUSTOMIZATION_KIND.test(text2))
     return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const out = [];
   for (const value of documents) {
@@ -19207,11 +19208,11 @@ function valueOf(doc) {
     return void 0;
   }
 }
-function kustomizePatches(file, text, whole, readPatch) {
+function kustomizePatches(file, text2, whole, readPatch) {
   const lineCounter = new import_yaml.LineCounter();
   let documents;
   try {
-    documents = (0, import_yaml.parseAllDocuments)(text, { lineCounter, logLevel: "silent" });
+    documents = (0, import_yaml.parseAllDocuments)(text2, { lineCounter, logLevel: "silent" });
   } catch {
     return [];
   }
@@ -19223,8 +19224,8 @@ function kustomizePatches(file, text, whole, readPatch) {
   const contentTargets = (inline, path) => {
     if (typeof inline !== "string" && typeof path !== "string")
       return [];
-    const text2 = contentOf(inline, path);
-    return text2 === void 0 ? [{ target: {}, selectors: { changes: [], known: false } }] : namedTargets(text2);
+    const text3 = contentOf(inline, path);
+    return text3 === void 0 ? [{ target: {}, selectors: { changes: [], known: false } }] : namedTargets(text3);
   };
   for (const doc of documents) {
     const root = doc.contents;
@@ -19691,13 +19692,13 @@ var init_errors = __esm({
 function unreleasedBeyond(version2) {
   return version2.major === 1 && version2.minor > NEWEST_RELEASED_KUBE_MINOR ? { major: 1, minor: NEWEST_RELEASED_KUBE_MINOR } : void 0;
 }
-function parseKubeVersion(text) {
-  const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text.trim());
+function parseKubeVersion(text2) {
+  const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text2.trim());
   if (!match)
-    throw new UsageError(`--kube-version: "${text}" is not a Kubernetes version`, "write it as 1.35 (or v1.35)");
+    throw new UsageError(`--kube-version: "${text2}" is not a Kubernetes version`, "write it as 1.35 (or v1.35)");
   const minor2 = Number(match[2]);
   if (minor2 < OLDEST_KUBE_MINOR || minor2 > NEWEST_KUBE_MINOR) {
-    throw new UsageError(`--kube-version: ${text.trim()} is outside the versions admission-lint knows (1.${OLDEST_KUBE_MINOR} to 1.${NEWEST_KUBE_MINOR})`, `e.g. --kube-version 1.${DEFAULT_KUBE_VERSION.minor}`);
+    throw new UsageError(`--kube-version: ${text2.trim()} is outside the versions admission-lint knows (1.${OLDEST_KUBE_MINOR} to 1.${NEWEST_KUBE_MINOR})`, `e.g. --kube-version 1.${DEFAULT_KUBE_VERSION.minor}`);
   }
   return { major: Number(match[1]), minor: minor2 };
 }
@@ -19950,8 +19951,8 @@ var init_source2 = __esm({
 });
 
 // dist/src/cel/depth.js
-function collapseUnaryRuns(text) {
-  const out = [...text];
+function collapseUnaryRuns(text2) {
+  const out = [...text2];
   const n = out.length;
   let i = 0;
   let afterOperand = false;
@@ -21498,12 +21499,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule45) => shouldUseRule(schema, rule45));
+      return group.rules.some((rule46) => shouldUseRule(schema, rule46));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule45) {
+    function shouldUseRule(schema, rule46) {
       var _a;
-      return schema[rule45.keyword] !== void 0 || ((_a = rule45.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule46.keyword] !== void 0 || ((_a = rule46.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -22564,9 +22565,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule45 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule45)) {
-            keywordCode(it, rule45.keyword, rule45.definition, group.type);
+        for (const rule46 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule46)) {
+            keywordCode(it, rule46.keyword, rule46.definition, group.type);
           }
         }
       });
@@ -22601,9 +22602,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule45 = rules2[keyword];
-        if (typeof rule45 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule45)) {
-          const { type } = rule45.definition;
+        const rule46 = rules2[keyword];
+        if (typeof rule46 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule46)) {
+          const { type } = rule46.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -24697,8 +24698,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule45 = this.RULES.all[keyword];
-        return typeof rule45 == "object" ? rule45.definition : !!rule45;
+        const rule46 = this.RULES.all[keyword];
+        return typeof rule46 == "object" ? rule46.definition : !!rule46;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -24706,7 +24707,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule45) => rule45.keyword === keyword);
+          const i = group.rules.findIndex((rule46) => rule46.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -24722,7 +24723,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules2 = this.RULES.all;
@@ -24733,10 +24734,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule45 = rules2[key2];
-            if (typeof rule45 != "object")
+            const rule46 = rules2[key2];
+            if (typeof rule46 != "object")
               continue;
-            const { $data } = rule45.definition;
+            const { $data } = rule46.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -24900,7 +24901,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule45 = {
+      const rule46 = {
         keyword,
         definition: {
           ...definition,
@@ -24909,18 +24910,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule45, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule46, definition.before);
       else
-        ruleGroup.rules.push(rule45);
-      RULES.all[keyword] = rule45;
+        ruleGroup.rules.push(rule46);
+      RULES.all[keyword] = rule46;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule45, before) {
+    function addBeforeRule(ruleGroup, rule46, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule45);
+        ruleGroup.rules.splice(i, 0, rule46);
       } else {
-        ruleGroup.rules.push(rule45);
+        ruleGroup.rules.push(rule46);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -27195,13 +27196,13 @@ function register(registry) {
     createOptionalMacro({
       functionDesc: "optional.or(optional)",
       evaluate: evaluateOptional,
-      typeCheck(check7, macro, ctx) {
-        const l = ensureOptionalType(check7, macro.receiver, ctx, invalidOrReceiver);
-        const r = ensureOptionalType(check7, macro.arg, ctx, invalidOrArg);
+      typeCheck(check8, macro, ctx) {
+        const l = ensureOptionalType(check8, macro.receiver, ctx, invalidOrReceiver);
+        const r = ensureOptionalType(check8, macro.arg, ctx, invalidOrArg);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check7.registry, r);
+        const unified = l.unify(check8.registry, r);
         if (unified) return unified;
-        throw check7.createError(
+        throw check8.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -27225,13 +27226,13 @@ function register(registry) {
         return ev.run(macro.arg, ctx);
       },
       evaluate: evaluateOptional,
-      typeCheck(check7, macro, ctx) {
-        const l = ensureOptionalType(check7, macro.receiver, ctx, invalidOrValueReceiver).valueType;
-        const r = check7.check(macro.arg, ctx);
+      typeCheck(check8, macro, ctx) {
+        const l = ensureOptionalType(check8, macro.receiver, ctx, invalidOrValueReceiver).valueType;
+        const r = check8.check(macro.arg, ctx);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check7.registry, r);
+        const unified = l.unify(check8.registry, r);
         if (unified) return unified;
-        throw check7.createError(
+        throw check8.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -29600,9 +29601,9 @@ var init_operators = __esm({
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyList) && chk.getType("list<T>");
           let valueType = chk.check(arr[0], ctx);
-          const check7 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check8 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           for (let i = 1; i < arrLen; i++)
-            valueType = check7(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
+            valueType = check8(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
           return chk.registry.getListType(valueType);
         },
         evaluate(ev, ast, ctx) {
@@ -29614,13 +29615,13 @@ var init_operators = __esm({
           const arr = ast.args;
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyMap) && chk.getType("map<K, V>");
-          const check7 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check8 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           let keyType = chk.check(arr[0][0], ctx);
           let valueType = chk.check(arr[0][1], ctx);
           for (let i = 1; i < arrLen; i++) {
             const e = arr[i];
-            keyType = check7(chk, ctx, keyType, e[0], "heterogeneous_map_key");
-            valueType = check7(chk, ctx, valueType, e[1], "heterogeneous_map_value");
+            keyType = check8(chk, ctx, keyType, e[0], "heterogeneous_map_key");
+            valueType = check8(chk, ctx, valueType, e[1], "heterogeneous_map_value");
           }
           return chk.registry.getMapType(keyType, valueType);
         },
@@ -31635,8 +31636,8 @@ var init_budget = __esm({
 });
 
 // dist/src/cel/check/parser.js
-function errorDisplay(text) {
-  return text.replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+function errorDisplay(text2) {
+  return text2.replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
 }
 function isDigit(c) {
   return c !== void 0 && c >= "0" && c <= "9";
@@ -31711,8 +31712,8 @@ function tokenize(src) {
         let j = i + 1;
         while (isIdentPart(src[j]))
           j++;
-        const text = src.slice(i, j);
-        tokens.push({ type: KEYWORDS.has(text) ? "keyword" : "ident", text, start, end: j });
+        const text2 = src.slice(i, j);
+        tokens.push({ type: KEYWORDS.has(text2) ? "keyword" : "ident", text: text2, start, end: j });
         i = j;
         continue;
       }
@@ -31777,14 +31778,14 @@ function readString(src, start, quoteAt, raw, bytes, fail3) {
   const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
   let i = quoteAt + (triple ? 3 : 1);
   const out = [];
-  let text = "";
+  let text2 = "";
   let unescapeError2;
   const push = (s) => {
     if (bytes)
       for (const b of Buffer.from(s, "utf8"))
         out.push(b);
     else
-      text += s;
+      text2 += s;
   };
   const n = src.length;
   const firstMismatch = (from, count, pattern) => {
@@ -31819,7 +31820,7 @@ function readString(src, start, quoteAt, raw, bytes, fail3) {
         if (bytes)
           out.push(code18);
         else
-          text += String.fromCodePoint(code18);
+          text2 += String.fromCodePoint(code18);
         i += 4;
         continue;
       }
@@ -31831,7 +31832,7 @@ function readString(src, start, quoteAt, raw, bytes, fail3) {
         if (bytes)
           out.push(code18);
         else
-          text += String.fromCodePoint(code18);
+          text2 += String.fromCodePoint(code18);
         i += 4;
         continue;
       }
@@ -31857,7 +31858,7 @@ function readString(src, start, quoteAt, raw, bytes, fail3) {
     push(ch);
     i += ch.length;
   }
-  return { end: i, value: bytes ? Uint8Array.from(out) : text, ...unescapeError2 !== void 0 ? { unescapeError: unescapeError2 } : {} };
+  return { end: i, value: bytes ? Uint8Array.from(out) : text2, ...unescapeError2 !== void 0 ? { unescapeError: unescapeError2 } : {} };
 }
 function sizeLimitExceeded(source) {
   if (source.length <= EXPRESSION_SIZE_CODE_POINT_LIMIT)
@@ -31865,12 +31866,12 @@ function sizeLimitExceeded(source) {
   const size = codePoints(source);
   return size > EXPRESSION_SIZE_CODE_POINT_LIMIT ? `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` : void 0;
 }
-function codePoints(text) {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code18 = text.charCodeAt(i);
-    if (code18 >= 55296 && code18 < 56320 && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
+function codePoints(text2) {
+  let count = text2.length;
+  for (let i = 0; i < text2.length; i++) {
+    const code18 = text2.charCodeAt(i);
+    if (code18 >= 55296 && code18 < 56320 && i + 1 < text2.length) {
+      const next = text2.charCodeAt(i + 1);
       if (next >= 56320 && next < 57344) {
         count--;
         i++;
@@ -31912,10 +31913,10 @@ var init_parser2 = __esm({
       offset;
       text;
       resume;
-      constructor(offset, text, resume) {
-        super(text);
+      constructor(offset, text2, resume) {
+        super(text2);
         this.offset = offset;
-        this.text = text;
+        this.text = text2;
         this.resume = resume;
       }
     };
@@ -31959,20 +31960,20 @@ var init_parser2 = __esm({
           this.pos++;
         return t;
       }
-      is(text, k = 0) {
+      is(text2, k = 0) {
         const t = this.peek(k);
-        return (t.type === "punct" || t.type === "keyword") && t.text === text;
+        return (t.type === "punct" || t.type === "keyword") && t.text === text2;
       }
-      accept(text) {
-        return this.is(text) ? this.next() : void 0;
+      accept(text2) {
+        return this.is(text2) ? this.next() : void 0;
       }
-      expect(text) {
+      expect(text2) {
         const t = this.peek();
-        if (this.is(text))
+        if (this.is(text2))
           return this.next();
-        if (t.type === "eof" || [")", "]", "}"].includes(text))
-          throw this.syntax(t, `missing '${text}' at '${t.text}'`);
-        throw this.syntax(t, `mismatched input '${t.text}' expecting '${text}'`);
+        if (t.type === "eof" || [")", "]", "}"].includes(text2))
+          throw this.syntax(t, `missing '${text2}' at '${t.text}'`);
+        throw this.syntax(t, `mismatched input '${t.text}' expecting '${text2}'`);
       }
       syntax(t, message) {
         return new SyntaxFailure({ message: `Syntax error: ${message}`, offset: t.start });
@@ -32670,12 +32671,12 @@ function boundedCel(module2) {
     if (sizeLimitExceeded(expression) !== void 0)
       return "over the size limit";
     try {
-      const text = collapseUnaryRuns(expression);
-      const parsed2 = environment.parse(`[${text}
+      const text2 = collapseUnaryRuns(expression);
+      const parsed2 = environment.parse(`[${text2}
 ][0]`);
       const depth = measureDepth(parsed2.ast);
       entry = depth.overRecursionLimit ? RECURSION_LIMIT_MESSAGE : depth.depth > MAX_AST_DEPTH ? OVER_BUDGET : parsed2;
-      ast.set(parsed2, environment.parse(text).ast);
+      ast.set(parsed2, environment.parse(text2).ast);
     } catch {
       entry = "syntax error";
     }
@@ -32783,22 +32784,22 @@ var init_names2 = __esm({
 });
 
 // dist/src/text/split.js
-function splitTopLevel(text) {
+function splitTopLevel(text2) {
   const parts = [];
   let depth = 0;
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2[i];
     if (c === "(")
       depth++;
     else if (c === ")")
       depth--;
     else if (c === "," && depth === 0) {
-      parts.push(text.slice(start, i));
+      parts.push(text2.slice(start, i));
       start = i + 1;
     }
   }
-  parts.push(text.slice(start));
+  parts.push(text2.slice(start));
   return parts;
 }
 var init_split = __esm({
@@ -32915,9 +32916,9 @@ function sameType(a, b, checkParamNames = true) {
     return false;
   return pa.every((p, i) => sameType(p, pb[i], checkParamNames));
 }
-function parseType(text, opaqueNames = OPAQUE_TYPE_NAMES) {
+function parseType(text2, opaqueNames = OPAQUE_TYPE_NAMES) {
   let i = 0;
-  const s = text.trim();
+  const s = text2.trim();
   const skip2 = () => {
     while (s[i] === " ")
       i++;
@@ -32928,7 +32929,7 @@ function parseType(text, opaqueNames = OPAQUE_TYPE_NAMES) {
     while (i < s.length && /[A-Za-z0-9_.]/.test(s[i]))
       i++;
     if (start === i)
-      throw new Error(`bad type '${text}' at ${i}`);
+      throw new Error(`bad type '${text2}' at ${i}`);
     return s.slice(start, i);
   };
   const type = () => {
@@ -32952,7 +32953,7 @@ function parseType(text, opaqueNames = OPAQUE_TYPE_NAMES) {
   const result = type();
   skip2();
   if (i !== s.length)
-    throw new Error(`bad type '${text}': trailing '${s.slice(i)}'`);
+    throw new Error(`bad type '${text2}': trailing '${s.slice(i)}'`);
   return result;
 }
 function namedType(n, args, opaqueNames) {
@@ -32988,17 +32989,17 @@ function namedType(n, args, opaqueNames) {
       return T.struct(n);
   }
 }
-function parseSignature(text) {
-  const arrow = text.lastIndexOf("->");
+function parseSignature(text2) {
+  const arrow = text2.lastIndexOf("->");
   if (arrow < 0)
-    throw new Error(`bad signature '${text}'`);
-  const result = parseType(text.slice(arrow + 2));
-  const head = text.slice(0, arrow).trim();
+    throw new Error(`bad signature '${text2}'`);
+  const result = parseType(text2.slice(arrow + 2));
+  const head = text2.slice(0, arrow).trim();
   const open2 = head.lastIndexOf(".(") >= 0 && !head.startsWith("(") ? head.lastIndexOf(".(") : -1;
   const receiverText = open2 >= 0 ? head.slice(0, open2) : void 0;
   const argsText = open2 >= 0 ? head.slice(open2 + 1) : head;
   if (!argsText.startsWith("(") || !argsText.endsWith(")"))
-    throw new Error(`bad signature '${text}'`);
+    throw new Error(`bad signature '${text2}'`);
   const inner = argsText.slice(1, -1).trim();
   const params = inner === "" ? [] : splitTopLevel(inner).map((p) => parseType(p));
   return receiverText === void 0 ? { params, result } : { receiver: parseType(receiverText), params, result };
@@ -33161,12 +33162,12 @@ var init_admission = __esm({
 });
 
 // dist/src/cel/environment/library.js
-function parseOverload(text) {
-  const colon = text.indexOf(": ");
+function parseOverload(text2) {
+  const colon = text2.indexOf(": ");
   if (colon < 0)
-    throw new Error(`overload without id: '${text}'`);
-  const id = text.slice(0, colon);
-  const signature = parseSignature(text.slice(colon + 2));
+    throw new Error(`overload without id: '${text2}'`);
+  const id = text2.slice(0, colon);
+  const signature = parseSignature(text2.slice(colon + 2));
   const args = signature.receiver ? [signature.receiver, ...signature.params] : signature.params;
   const params = /* @__PURE__ */ new Set();
   for (const a of args)
@@ -34241,8 +34242,8 @@ var init_checker = __esm({
           }
         }
         if (resultType === void 0) {
-          const shown = argTypes.map((t) => substitute(this.mapping, t, true));
-          this.error(e.offset, `found no matching overload for '${fn.name}' applied to '${formatFunction(void 0, shown, target !== void 0)}'`);
+          const shown2 = argTypes.map((t) => substitute(this.mapping, t, true));
+          this.error(e.offset, `found no matching overload for '${fn.name}' applied to '${formatFunction(void 0, shown2, target !== void 0)}'`);
           this.setType(e, T.error);
           return;
         }
@@ -34672,10 +34673,10 @@ function parseFailed(source, issues) {
 ${issues.length - PARSE_ERROR_REPORTING_LIMIT} more errors were truncated` };
 }
 function compilationFailed(source, stage, issues) {
-  const shown = issues.map((issue) => ({ issue, ...display(source, issue) }));
-  shown.sort((a, b) => a.line - b.line || a.column - b.column);
-  const errors = shown.map(({ issue, header }) => ({ message: `compilation failed: ${header}`, detail: issue.message, ...issue.offset === void 0 ? {} : { offset: issue.offset } }));
-  return { ok: false, stage, errors, apiServerText: `compilation failed: ${shown.map((s) => s.text).join("\n")}` };
+  const shown2 = issues.map((issue) => ({ issue, ...display(source, issue) }));
+  shown2.sort((a, b) => a.line - b.line || a.column - b.column);
+  const errors = shown2.map(({ issue, header }) => ({ message: `compilation failed: ${header}`, detail: issue.message, ...issue.offset === void 0 ? {} : { offset: issue.offset } }));
+  return { ok: false, stage, errors, apiServerText: `compilation failed: ${shown2.map((s) => s.text).join("\n")}` };
 }
 function display(source, issue) {
   if (issue.offset === void 0) {
@@ -34822,9 +34823,9 @@ function displayIssue(expression, offset, message) {
  | ${dots}${caret}` };
 }
 function compilationFailed2(expression, issues) {
-  const shown = issues.map((issue) => displayIssue(expression, issue.offset, issue.message));
-  shown.sort((a, b) => a.line - b.line || a.column - b.column);
-  return `compilation failed: ${shown.map((issue) => issue.text).join("\n")}`;
+  const shown2 = issues.map((issue) => displayIssue(expression, issue.offset, issue.message));
+  shown2.sort((a, b) => a.line - b.line || a.column - b.column);
+  return `compilation failed: ${shown2.map((issue) => issue.text).join("\n")}`;
 }
 function matchConditionCompileError(expression, variables = WEBHOOK_MATCH_CONDITION_VARIABLES) {
   return celCompileError(expression, { variables, result: "bool" });
@@ -34949,10 +34950,10 @@ function untypedCheck(expression, options) {
     return syntax(oversize);
   const cel = celLibrary();
   const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
-  const text = collapseUnaryRuns(maskedText);
+  const text2 = collapseUnaryRuns(maskedText);
   let ast;
   try {
-    ast = cel.environment.parse(text).ast;
+    ast = cel.environment.parse(text2).ast;
   } catch (error) {
     if (error instanceof cel.module.ParseError) {
       if (error.code === "limit_exceeded" && /maxDepth/.test(error.message))
@@ -34985,7 +34986,7 @@ function untypedCheck(expression, options) {
   for (const select of selects3) {
     if (composed.has(select.field))
       continue;
-    const offset = select.has !== void 0 ? text.indexOf("(", select.has.start) : dotAfter(text, asNode(select.node.args[0]));
+    const offset = select.has !== void 0 ? text2.indexOf("(", select.has.start) : dotAfter(text2, asNode(select.node.args[0]));
     issues.push({ offset, message: `undefined field '${select.field}'` });
   }
   if (issues.length > 0)
@@ -35013,9 +35014,9 @@ function oversizeError(expression) {
 function recursionLimitExceeded() {
   return `compilation failed: ERROR: <input>:-1:0: ${RECURSION_LIMIT_MESSAGE}`;
 }
-function dotAfter(text, operand) {
+function dotAfter(text2, operand) {
   const end = operand.end ?? operand.start;
-  const dot = text.indexOf(".", end);
+  const dot = text2.indexOf(".", end);
   return dot < 0 ? end : dot;
 }
 function admissionCompile(expression, options) {
@@ -35198,11 +35199,11 @@ var init_label_selector = __esm({
 });
 
 // dist/src/validate/client-config.js
-function unescapeError(text, mode) {
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
+function unescapeError(text2, mode) {
+  for (let i = 0; i < text2.length; i++) {
+    const char = text2[i];
     if (char === "%") {
-      const escape2 = text.slice(i, i + 3);
+      const escape2 = text2.slice(i, i + 3);
       if (!/^%[0-9A-Fa-f]{2}$/.test(escape2))
         return `invalid URL escape ${goQuote(escape2)}`;
       if (mode === "host" && parseInt(escape2[1], 16) < 8 && escape2 !== "%25")
@@ -35471,9 +35472,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule45) {
+function validateRule(at, rule46) {
   const errors = [];
-  const operations = rule45.operations ?? [];
+  const operations = rule46.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -35482,12 +35483,12 @@ function validateRule(at, rule45) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule45.apiGroups ?? [];
+  const groups = rule46.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule45.apiVersions ?? [];
+  const versions = rule46.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -35496,9 +35497,9 @@ function validateRule(at, rule45) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule45.resources));
-  if (rule45.scope !== void 0 && rule45.scope !== null && !SCOPES.includes(rule45.scope))
-    errors.push(notSupported([...at, "scope"], rule45.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule46.resources));
+  if (rule46.scope !== void 0 && rule46.scope !== null && !SCOPES.includes(rule46.scope))
+    errors.push(notSupported([...at, "scope"], rule46.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -35541,9 +35542,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule45, j) => {
-    if (rule45 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule45));
+  webhook.rules?.forEach((rule46, j) => {
+    if (rule46 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule46));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -35635,14 +35636,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule45) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule45;
+function validateRuleWithOperations(at, rule46) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule46;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule45) {
+function validateNamedRuleWithOperations(at, rule46) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule45.resourceNames ?? []).forEach((value, i) => {
+  (rule46.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -35651,7 +35652,7 @@ function validateNamedRuleWithOperations(at, rule45) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule45));
+  errors.push(...validateRuleWithOperations(at, rule46));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -35671,14 +35672,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule45, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule45 ?? {})));
+    match[list3]?.forEach((rule46, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule46 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule45, i) => {
-    rule45?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule46, i) => {
+    rule46?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -35988,7 +35989,7 @@ var init_policy_api = __esm({
     MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES = 5 * 1024;
     CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
     CEL_RESERVED = /* @__PURE__ */ new Set(["true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"]);
-    isBlank = (text) => (text ?? "").trim() === "";
+    isBlank = (text2) => (text2 ?? "").trim() === "";
     NOT_CHECKED = { error: void 0, type: void 0 };
   }
 });
@@ -36034,13 +36035,13 @@ function joinWords(items, conjunction = "and") {
 function joinCapped(items, max, options = {}) {
   const conjunction = options.conjunction ?? "and";
   const width = options.width ?? Number.POSITIVE_INFINITY;
-  const fits = (shown2) => shown2.join(", ").length <= width;
+  const fits = (shown3) => shown3.join(", ").length <= width;
   if (items.length <= 1 || items.length <= max && fits(items))
     return joinWords(items, conjunction);
-  let shown = Math.max(1, Math.min(max, items.length - 1));
-  while (shown > 1 && !fits(items.slice(0, shown)))
-    shown--;
-  return `${items.slice(0, shown).join(", ")} ${conjunction} ${items.length - shown} more`;
+  let shown2 = Math.max(1, Math.min(max, items.length - 1));
+  while (shown2 > 1 && !fits(items.slice(0, shown2)))
+    shown2--;
+  return `${items.slice(0, shown2).join(", ")} ${conjunction} ${items.length - shown2} more`;
 }
 function elideMiddle(name, width) {
   if (name.length <= width)
@@ -36088,11 +36089,11 @@ function oneFindingPerCompileCause(errors, toViolation3) {
     if (group[0] !== error)
       return [];
     const others = group.slice(1);
-    const text = formatFieldError(error);
-    const lineEnd2 = text.indexOf("\n") < 0 ? text.length : text.indexOf("\n");
+    const text2 = formatFieldError(error);
+    const lineEnd2 = text2.indexOf("\n") < 0 ? text2.length : text2.indexOf("\n");
     const issues = cause.split("\n").length;
     const also = ` (the same${issues > 1 ? ` ${issues} issues` : ""} in ${joinCapped(others.map((other) => formatFieldPath(other.path)), 3)})`;
-    return [{ ...toViolation3({ ...error, message: `${text.slice(0, lineEnd2)}${also}${text.slice(lineEnd2)}` }), alsoAt: others.map((other) => other.locateAt ?? other.path) }];
+    return [{ ...toViolation3({ ...error, message: `${text2.slice(0, lineEnd2)}${also}${text2.slice(lineEnd2)}` }), alsoAt: others.map((other) => other.locateAt ?? other.path) }];
   });
 }
 function oncePerFile(errors, object, run2, named) {
@@ -36172,10 +36173,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule45) {
-  const groups = rule45.apiGroups ?? [];
-  const versions = rule45.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule45.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule46) {
+  const groups = rule46.apiGroups ?? [];
+  const versions = rule46.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule46.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -36191,9 +36192,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule45, discovery) {
-  const groups = rule45.apiGroups ?? [];
-  return (rule45.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule46, discovery) {
+  const groups = rule46.apiGroups ?? [];
+  return (rule46.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -36201,15 +36202,15 @@ function canMatchNamespaced(rule45, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule45) => {
-    if (rule45 === null)
+  return (rules2 ?? []).some((rule46) => {
+    if (rule46 === null)
       return false;
-    const scope = rule45.scope ?? "*";
+    const scope = rule46.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule45);
+      return canMatchNamespaces(rule46);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule45, discovery);
-    return canMatchNamespaced(rule45, discovery) || canMatchNamespaces(rule45);
+      return canMatchNamespaced(rule46, discovery);
+    return canMatchNamespaced(rule46, discovery) || canMatchNamespaces(rule46);
   });
 }
 var init_scope = __esm({
@@ -36279,8 +36280,8 @@ function selectorHasPlaceholder(selector) {
   }
   return (selector.matchExpressions ?? []).some((requirement) => requirement !== null && (isPlaceholder(requirement.key) || (requirement.values ?? []).some(isPlaceholder)));
 }
-function parseSelectorString(text) {
-  const terms = splitTopLevel(text);
+function parseSelectorString(text2) {
+  const terms = splitTopLevel(text2);
   const matchExpressions = [];
   for (const raw of terms) {
     const term = raw.trim();
@@ -36795,18 +36796,18 @@ function scopeMatches(scope, request3) {
       return true;
   }
 }
-function ruleMatches(rule45, request3) {
-  return scopeMatches(rule45.scope, request3) && (rule45.operations ?? []).some((operation) => operation === "*" || operation === request3.operation) && (rule45.apiGroups ?? []).some((group) => nameMatches(group, request3.group)) && (rule45.apiVersions ?? []).some((version2) => nameMatches(version2, request3.version)) && // (A null entry decodes as "" in Go, which matches nothing; the API server rejects it.)
-  (rule45.resources ?? []).some((entry) => typeof entry === "string" && resourceEntryMatches(entry, request3.resource, request3.subresource));
+function ruleMatches(rule46, request3) {
+  return scopeMatches(rule46.scope, request3) && (rule46.operations ?? []).some((operation) => operation === "*" || operation === request3.operation) && (rule46.apiGroups ?? []).some((group) => nameMatches(group, request3.group)) && (rule46.apiVersions ?? []).some((version2) => nameMatches(version2, request3.version)) && // (A null entry decodes as "" in Go, which matches nothing; the API server rejects it.)
+  (rule46.resources ?? []).some((entry) => typeof entry === "string" && resourceEntryMatches(entry, request3.resource, request3.subresource));
 }
-function compileRule(rule45) {
-  if (rule45 === null || typeof rule45 !== "object")
+function compileRule(rule46) {
+  if (rule46 === null || typeof rule46 !== "object")
     return null;
-  const scope = rule45.scope ?? "*";
-  const operations = listOf(rule45.operations);
-  const groups = listOf(rule45.apiGroups);
-  const versions = listOf(rule45.apiVersions);
-  const resources = listOf(rule45.resources);
+  const scope = rule46.scope ?? "*";
+  const operations = listOf(rule46.operations);
+  const groups = listOf(rule46.apiGroups);
+  const versions = listOf(rule46.apiVersions);
+  const resources = listOf(rule46.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36822,27 +36823,27 @@ function compileRule(rule45) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule45, request3) {
-  if (rule45.scope === "Namespaced") {
+function compiledRuleMatches(rule46, request3) {
+  if (rule46.scope === "Namespaced") {
     if (!(request3.namespace !== null && !isNamespaceResource(request3.group, request3.resource)))
       return false;
-  } else if (rule45.scope === "Cluster") {
+  } else if (rule46.scope === "Cluster") {
     if (!(request3.namespace === null || isNamespaceResource(request3.group, request3.resource) && request3.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule45.operations, request3.operation) || !hasOrAny(rule45.groups, request3.group) || !hasOrAny(rule45.versions, request3.version))
+  if (!hasOrAny(rule46.operations, request3.operation) || !hasOrAny(rule46.groups, request3.group) || !hasOrAny(rule46.versions, request3.version))
     return false;
-  for (const [resource, subresource] of rule45.resources) {
+  for (const [resource, subresource] of rule46.resources) {
     if ((resource === "*" || resource === request3.resource) && (subresource === "*" || subresource === request3.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule45 of compiledRules(rules2 ?? [])) {
-    if (rule45 === null || !hasOrAny(rule45.groups, group))
+  for (const rule46 of compiledRules(rules2 ?? [])) {
+    if (rule46 === null || !hasOrAny(rule46.groups, group))
       continue;
-    for (const [r, sub] of rule45.resources)
+    for (const [r, sub] of rule46.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -36851,24 +36852,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request3, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule45 = rules2[index];
-    if (rule45 !== null && compiledRuleMatches(rule45, request3))
+    const rule46 = rules2[index];
+    if (rule46 !== null && compiledRuleMatches(rule46, request3))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule45) => rule45 !== null && hasOrAny(rule45.groups, request3.group) && hasOrAny(rule45.operations, request3.operation) && rule45.resources.some(([resource]) => resource === "*" || resource === request3.resource)))
+  if (!rules2.some((rule46) => rule46 !== null && hasOrAny(rule46.groups, request3.group) && hasOrAny(rule46.operations, request3.operation) && rule46.resources.some(([resource]) => resource === "*" || resource === request3.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request3);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule45 = rules2[index];
-    if (rule45 === null)
+    const rule46 = rules2[index];
+    if (rule46 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request3, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule45, candidate))
+      if (compiledRuleMatches(rule46, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -36904,12 +36905,12 @@ function objectSelectorOutcome(selector, request3) {
 function matchWebhook(webhook, request3, discovery) {
   if (isExemptRequest(request3.group, request3.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule45 = matchingRule(webhook, request3, discovery);
-  if (rule45 === void 0)
+  const rule46 = matchingRule(webhook, request3, discovery);
+  if (rule46 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request3, rule45);
+  return selectorsOutcome(webhook, request3, rule46);
 }
-function selectorsOutcome(webhook, request3, rule45) {
+function selectorsOutcome(webhook, request3, rule46) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request3);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -36917,10 +36918,10 @@ function selectorsOutcome(webhook, request3, rule45) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule45.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule46.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule45.rule, unknown: "object-labels" };
-  return { called: true, rule: rule45.rule, equivalent: rule45.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule46.rule, unknown: "object-labels" };
+  return { called: true, rule: rule46.rule, equivalent: rule46.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36950,13 +36951,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule45) => {
-    if (!isRule(rule45))
+  return (rules2 ?? []).map((rule46) => {
+    if (!isRule(rule46))
       return null;
-    const names2 = rule45.resourceNames ?? [];
+    const names2 = rule46.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule45;
+    return rule46;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36982,8 +36983,8 @@ function matchResources(match, request3, discovery, emptyMatchesAll) {
   const { include, exclude } = webhooksFor(match, request3.name, emptyMatchesAll);
   if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request3, discovery).called === true)
     return { called: false, reason: "excluded" };
-  const outcome = matchWebhook(include, request3, discovery);
-  return outcome.called === true ? { ...outcome, dependsOnMatchConditions: false } : outcome;
+  const outcome2 = matchWebhook(include, request3, discovery);
+  return outcome2.called === true ? { ...outcome2, dependsOnMatchConditions: false } : outcome2;
 }
 function matchPolicy(policy, binding, request3, discovery) {
   const byPolicy = matchResources(policy?.matchConstraints, request3, discovery, false);
@@ -37124,7 +37125,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule45) => rule45 !== null && typeof rule45 === "object" && (rule45.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule46) => rule46 !== null && typeof rule46 === "object" && (rule46.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -37464,10 +37465,10 @@ function closingOf(tokens) {
   const closing = new Array(tokens.length).fill(-1);
   const open2 = [];
   for (let i = 0; i < tokens.length; i++) {
-    const text = tokens[i].type === "punct" ? tokens[i].text : "";
-    if (OPENS.has(text))
+    const text2 = tokens[i].type === "punct" ? tokens[i].text : "";
+    if (OPENS.has(text2))
       open2.push(i);
-    else if (CLOSES.has(text)) {
+    else if (CLOSES.has(text2)) {
       const at = open2.pop();
       if (at === void 0)
         return void 0;
@@ -37706,12 +37707,12 @@ function conditionsOutcome(scope, conditions, requests2) {
     return "called";
   const key2 = JSON.stringify([expressions, requests2]);
   const outcomes2 = scope.memo.get(OUTCOMES, () => /* @__PURE__ */ new Map());
-  let outcome = outcomes2.get(key2);
-  if (outcome === void 0) {
-    outcome = evaluateConditions(expressions, requests2, celMeterOf(scope));
-    outcomes2.set(key2, outcome);
+  let outcome2 = outcomes2.get(key2);
+  if (outcome2 === void 0) {
+    outcome2 = evaluateConditions(expressions, requests2, celMeterOf(scope));
+    outcomes2.set(key2, outcome2);
   }
-  return outcome;
+  return outcome2;
 }
 function withUnknownPresenceTests(expression) {
   if (!expression.includes("has("))
@@ -37800,20 +37801,20 @@ function validationsOutcome(scope, validations, variables, requests2) {
     return "passes";
   const key2 = JSON.stringify([validations, variables, requests2]);
   const outcomes2 = scope.memo.get(VALIDATION_OUTCOMES, () => /* @__PURE__ */ new Map());
-  let outcome = outcomes2.get(key2);
-  if (outcome === void 0) {
+  let outcome2 = outcomes2.get(key2);
+  if (outcome2 === void 0) {
     const meter = celMeterOf(scope);
-    outcome = evaluateValidations(validations, variables, requests2, meter);
-    if (outcome === "passes" && requests2.length > 0) {
+    outcome2 = evaluateValidations(validations, variables, requests2, meter);
+    if (outcome2 === "passes" && requests2.length > 0) {
       const others = otherWritersOf(requests2[0]).map((requester) => ({ ...requests2[0], requester }));
       if (others.length > 0 && evaluateValidations(validations, variables, others, meter) !== "passes")
-        outcome = "unknown";
+        outcome2 = "unknown";
     }
-    if (outcome === "passes" && [...validations, ...variables.map((variable) => variable.expression)].some(mayOverflow))
-      outcome = "unknown";
-    outcomes2.set(key2, outcome);
+    if (outcome2 === "passes" && [...validations, ...variables.map((variable) => variable.expression)].some(mayOverflow))
+      outcome2 = "unknown";
+    outcomes2.set(key2, outcome2);
   }
-  return outcome;
+  return outcome2;
 }
 function othersMayBeCalled(scope, conditions, requests2) {
   const writes = new Map(requests2.map((request3) => [`${request3.group}/${request3.resource}/${request3.subresource}/${request3.operation}/${request3.namespace ?? ""}`, request3]));
@@ -37868,15 +37869,15 @@ function systemRequestOutcome(scope, conditions, match, operations) {
   const subresource = match.subresource === "*" ? "" : match.subresource;
   const key2 = JSON.stringify([conditions.map((condition) => condition?.expression ?? null), match.group, resource, subresource, listed2]);
   const outcomes2 = scope.memo.get(SYSTEM_OUTCOMES, () => /* @__PURE__ */ new Map());
-  let outcome = outcomes2.get(key2);
-  if (outcome === void 0) {
+  let outcome2 = outcomes2.get(key2);
+  if (outcome2 === void 0) {
     const requests2 = listed2.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: "kube-system", requester, systemObject: true })));
-    outcome = conditionsOutcome(scope, conditions, requests2);
-    if (outcome === "skipped" && othersMayBeCalled(scope, conditions, requests2))
-      outcome = "unknown";
-    outcomes2.set(key2, outcome);
+    outcome2 = conditionsOutcome(scope, conditions, requests2);
+    if (outcome2 === "skipped" && othersMayBeCalled(scope, conditions, requests2))
+      outcome2 = "unknown";
+    outcomes2.set(key2, outcome2);
   }
-  return outcome;
+  return outcome2;
 }
 var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, UNKNOWN, PRESENCE_TEST, KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS, FARGATE_SCHEDULER, OTHER_SYSTEM_REQUESTERS, OVERFLOWING_CALLS, VALIDATION_OUTCOMES, SYSTEM_OUTCOMES;
 var init_system_requests = __esm({
@@ -37991,16 +37992,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule45] of (webhook.rules ?? []).entries()) {
-      if (rule45 === null || rule45.scope === "Cluster")
+    for (const [j, rule46] of (webhook.rules ?? []).entries()) {
+      if (rule46 === null || rule46.scope === "Cluster")
         continue;
-      const operations = rule45.operations ?? [];
+      const operations = rule46.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule45.resources ?? []).filter(systemWritable);
+      const writable = (rule46.resources ?? []).filter(systemWritable);
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule45.apiGroups ?? [];
-      const versions = rule45.apiVersions ?? [];
+      const groups = rule46.apiGroups ?? [];
+      const versions = rule46.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38009,7 +38010,7 @@ function analyse(object, context) {
       const byWriters = /* @__PURE__ */ new Map();
       const seen = /* @__PURE__ */ new Set();
       let judged = 0;
-      for (const { shown, concrete } of systemWritesFirst(resourceMatches(table2, groups, versions, writable))) {
+      for (const { shown: shown2, concrete } of systemWritesFirst(resourceMatches(table2, groups, versions, writable))) {
         for (const write2 of concreteWrites(concrete, table2, context)) {
           const id = `${write2.group}/${write2.resource}/${write2.subresource}`;
           if (seen.has(id) || !served(write2, table2, context))
@@ -38019,23 +38020,23 @@ function analyse(object, context) {
           if (eviction ? called !== void 0 : systemCalled !== void 0)
             continue;
           const writers = `${write2.group}/${write2.subresource}`;
-          let outcome;
+          let outcome2;
           if (conditions.length === 0)
-            outcome = "called";
+            outcome2 = "called";
           else if (resourceBlind && byWriters.has(writers))
-            outcome = byWriters.get(writers);
+            outcome2 = byWriters.get(writers);
           else if (judged >= MAX_WRITES_JUDGED)
-            outcome = "unknown";
+            outcome2 = "unknown";
           else {
             judged++;
-            outcome = systemRequestOutcome(context, conditions, write2, operations);
-            byWriters.set(writers, outcome);
+            outcome2 = systemRequestOutcome(context, conditions, write2, operations);
+            byWriters.set(writers, outcome2);
           }
-          if (outcome === "skipped")
+          if (outcome2 === "skipped")
             continue;
-          called ??= shown;
+          called ??= shown2;
           if (!eviction)
-            systemCalled ??= shown;
+            systemCalled ??= shown2;
         }
         if (systemCalled !== void 0)
           break;
@@ -38064,13 +38065,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule45) => {
-      if (rule45 === null || rule45.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule46) => {
+      if (rule46 === null || rule46.scope === "Cluster")
         return true;
-      const operations = rule45.operations ?? [];
+      const operations = rule46.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule45.apiGroups ?? []).every((group) => group === "apps" || group === "batch" || group === "*") && (rule45.resources ?? []).filter(systemWritable).every((resource) => resource === "deployments" || resource === "statefulsets" || resource === "jobs");
+      return (rule46.apiGroups ?? []).every((group) => group === "apps" || group === "batch" || group === "*") && (rule46.resources ?? []).filter(systemWritable).every((resource) => resource === "deployments" || resource === "statefulsets" || resource === "jobs");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38229,10 +38230,10 @@ function builtByKustomization(listings) {
 function stringsOf(value) {
   return isRecord2(value) ? Object.fromEntries(Object.entries(value).filter((entry) => typeof entry[1] === "string")) : {};
 }
-function mayMatch(text, values) {
-  if (text === void 0)
+function mayMatch(text2, values) {
+  if (text2 === void 0)
     return true;
-  const selector = parseSelectorString(text);
+  const selector = parseSelectorString(text2);
   return selector === void 0 || selectorMatches(selector, values) !== false;
 }
 var import_node_path6, PATCH_NAMES, SEEN, NEVER_PREFIXED, AS_WRITTEN, MAX_REACHED, REAL_PATHS, FILES_BUILT;
@@ -38444,10 +38445,10 @@ var init_editable_namespace_selector = __esm({
 
 // dist/src/match/unreadable.js
 function unreadableMayHold(scope, kind) {
-  return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind));
+  return scope.unreadable.some(({ text: text2 }) => text2 === void 0 || SPELLED_OTHERWISE.test(text2) || text2.includes(kind));
 }
 function unreadableMayHoldNaming(scope, kind, word) {
-  return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind) && text.includes(word));
+  return scope.unreadable.some(({ text: text2 }) => text2 === void 0 || SPELLED_OTHERWISE.test(text2) || text2.includes(kind) && text2.includes(word));
 }
 var SPELLED_OTHERWISE;
 var init_unreadable = __esm({
@@ -38553,8 +38554,8 @@ var init_services = __esm({
 });
 
 // dist/src/match/targets.js
-function withAllGroups(discovery, rule45) {
-  return (rule45.apiGroups ?? []).includes("*") ? { ...rule45, apiGroups: [...discovery.groups()] } : rule45;
+function withAllGroups(discovery, rule46) {
+  return (rule46.apiGroups ?? []).includes("*") ? { ...rule46, apiGroups: [...discovery.groups()] } : rule46;
 }
 function splitEntry(entry) {
   const slash = entry.indexOf("/");
@@ -38567,11 +38568,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule45, entry) {
+function entryTargets(discovery, rule46, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule45.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule45.apiVersions ?? [])) {
+  for (const group of rule46.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule46.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -38622,19 +38623,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule45 of webhook.rules ?? []) {
-    if (rule45 === null || typeof rule45 !== "object")
+  for (const rule46 of webhook.rules ?? []) {
+    if (rule46 === null || typeof rule46 !== "object")
       continue;
-    for (const group of rule45.apiGroups ?? []) {
+    for (const group of rule46.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule45.resources ?? []) {
+      for (const entry of rule46.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule45, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule46, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -38724,8 +38725,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule45) {
-  const operations = rule45.operations ?? [];
+function isConnectOnly(rule46) {
+  const operations = rule46.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -38766,16 +38767,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule45, path, webhook, live, others = 0) {
+function checkOperations(rule46, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule45.operations ?? [];
+  const operations = rule46.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule45)) {
+  if (isConnectOnly(rule46)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -38808,10 +38809,10 @@ function checkOperations(rule45, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule45, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule46, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule45.apiGroups ?? [];
-  const resources = rule45.resources ?? [];
+  const groups = rule46.apiGroups ?? [];
+  const resources = rule46.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -38820,9 +38821,9 @@ function checkRule(discovery, rule45, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule45, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule46, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule45, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule46, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -38840,9 +38841,9 @@ function checkRule(discovery, rule45, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule45, operations: ["*"] };
+  const anyOperation = { ...rule46, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule45.scope ?? "*";
+  const scope = rule46.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -38859,7 +38860,7 @@ function checkRule(discovery, rule45, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule45, path, webhook, scoped2);
+  const result = checkOperations(rule46, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -38877,16 +38878,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule45, j) => {
-    if (rule45 === null || typeof rule45 !== "object") {
+  rules2.forEach((rule46, j) => {
+    if (rule46 === null || typeof rule46 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule45, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule46, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule45))
+    if (isConnectOnly(rule46))
       connectOnly.push(j);
     else
       others++;
@@ -38933,12 +38934,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule45) => rule45 !== null && typeof rule45 === "object" ? rule45.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule46) => rule46 !== null && typeof rule46 === "object" ? rule46.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule45) => rule45 !== null && typeof rule45 === "object" && (rule45.apiGroups ?? []).every((group) => group === "") && (rule45.resources ?? []).length > 0 && (rule45.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule46) => rule46 !== null && typeof rule46 === "object" && (rule46.apiGroups ?? []).every((group) => group === "") && (rule46.resources ?? []).length > 0 && (rule46.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -39046,11 +39047,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule45, index) => {
-    if (rule45 === null || typeof rule45 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule46, index) => {
+    if (rule46 === null || typeof rule46 !== "object")
       return [];
-    const all = (rule45.apiGroups ?? []).includes(ANY) && (rule45.apiVersions ?? []).includes(ANY) && (rule45.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule45.scope === void 0 || rule45.scope === ANY);
-    return all ? [{ index, operations: rule45.operations ?? [] }] : [];
+    const all = (rule46.apiGroups ?? []).includes(ANY) && (rule46.apiVersions ?? []).includes(ANY) && (rule46.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule46.scope === void 0 || rule46.scope === ANY);
+    return all ? [{ index, operations: rule46.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -39059,15 +39060,15 @@ function everythingRule(webhook) {
 }
 function wildcardResource(webhook, isBuiltinGroup) {
   const everything = everythingRule(webhook);
-  return (webhook.rules ?? []).flatMap((rule45, j) => {
-    if (rule45 === null || typeof rule45 !== "object" || everything !== void 0 && j !== everything)
+  return (webhook.rules ?? []).flatMap((rule46, j) => {
+    if (rule46 === null || typeof rule46 !== "object" || everything !== void 0 && j !== everything)
       return [];
-    const groups = rule45.apiGroups ?? [];
+    const groups = rule46.apiGroups ?? [];
     const anyGroup = groups.includes(ANY);
     if (!anyGroup && !groups.some(isBuiltinGroup))
       return [];
-    const scope = rule45.scope ?? ANY;
-    return (rule45.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+    const scope = rule46.scope ?? ANY;
+    return (rule46.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
   })[0];
 }
 function reportedAsEverything(webhook, run2) {
@@ -39146,10 +39147,10 @@ var init_webhook_copies = __esm({
 });
 
 // dist/src/parse/kustomize-fields.js
-function resourceEntries(text) {
+function resourceEntries(text2) {
   let document;
   try {
-    document = (0, import_yaml2.parse)(text, { logLevel: "silent" });
+    document = (0, import_yaml2.parse)(text2, { logLevel: "silent" });
   } catch {
     return [];
   }
@@ -39225,13 +39226,13 @@ function withKustomizeSelectors(object, run2) {
 function patchedNote(patched2) {
   return patched2.patch === void 0 ? "" : ` (selectors as patched at ${patched2.patch.file}:${patched2.patch.line})`;
 }
-function unlessPatchedAway(judged, find, { whereverServiceLands = false } = {}) {
-  const found = [...find(judged.object, patchedNote(judged))];
+function unlessPatchedAway(judged, find2, { whereverServiceLands = false } = {}) {
+  const found = [...find2(judged.object, patchedNote(judged))];
   const unsure = judged.unsure ?? (whereverServiceLands ? judged.unsureWhereverServiceLands : void 0);
   if (unsure === void 0 || found.length === 0)
     return found;
   const key2 = (finding) => finding.label;
-  const alsoPatched = new Set(find(unsure.object, "").map(key2));
+  const alsoPatched = new Set(find2(unsure.object, "").map(key2));
   const note = ` (unpatched: the kustomize patch at ${unsure.patch.file}:${unsure.patch.line} changes its selectors in the build that applies it)`;
   return found.map((finding) => alsoPatched.has(key2(finding)) ? finding : { ...finding, severity: "info", data: { ...finding.data, patched: note } });
 }
@@ -39275,10 +39276,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule45 = rules2[change.rule ?? -1];
-      if (rule45 === void 0 || rule45 === null || typeof rule45 !== "object")
+      const rule46 = rules2[change.rule ?? -1];
+      if (rule46 === void 0 || rule46 === null || typeof rule46 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule45;
+      const { scope: _scope, ...rest } = rule46;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -39311,8 +39312,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule45 = before.rules?.[change.rule ?? -1];
-    return (rule45?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule46 = before.rules?.[change.rule ?? -1];
+    return (rule46?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -39548,7 +39549,7 @@ function systemWriteCalls(webhook, target, request3, context) {
   const objectLabels = systemObjectLabels(webhook.objectSelector);
   const calls = [];
   for (const operation of request3.operations) {
-    const outcome = matchWebhook(webhook, {
+    const outcome2 = matchWebhook(webhook, {
       operation,
       group: request3.group,
       version: request3.version,
@@ -39558,10 +39559,10 @@ function systemWriteCalls(webhook, target, request3, context) {
       ...nsLabels === void 0 ? {} : { namespaceLabels: nsLabels },
       ...objectLabelsFor(operation, objectLabels)
     }, context.discovery);
-    if (outcome.called !== true)
+    if (outcome2.called !== true)
       continue;
     let conditions = "called";
-    if (outcome.dependsOnMatchConditions) {
+    if (outcome2.dependsOnMatchConditions) {
       const requests2 = systemWritersOf(request3.group).map((requester) => ({
         group: request3.group,
         resource: request3.resource,
@@ -39575,7 +39576,7 @@ function systemWriteCalls(webhook, target, request3, context) {
       conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests2);
     }
     if (conditions !== "skipped")
-      calls.push({ operation, rule: outcome.rule, conditions });
+      calls.push({ operation, rule: outcome2.rule, conditions });
   }
   return calls;
 }
@@ -39724,7 +39725,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch2(rules2, write2) {
-  return (rules2 ?? []).some((rule45) => rule45 !== null && typeof rule45 === "object" && names(rule45.operations, write2.operation) && names(rule45.apiGroups, write2.group) && (rule45.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule46) => rule46 !== null && typeof rule46 === "object" && names(rule46.operations, write2.operation) && names(rule46.apiGroups, write2.group) && (rule46.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -39738,7 +39739,7 @@ function calledRequesters(run2, conditions, write2) {
   if (!loadCelSync())
     return { called: [], undecided: true };
   const outcomes2 = requests2.map((request3) => conditionsOutcome(run2, conditions, [request3]));
-  const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome) => outcome === "skipped") && othersMayBeCalled(run2, conditions, requests2);
+  const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome2) => outcome2 === "skipped") && othersMayBeCalled(run2, conditions, requests2);
   return { called: requests2.filter((_, index) => outcomes2[index] === "called"), undecided };
 }
 function validationsOf(run2, spec, requests2) {
@@ -39748,7 +39749,7 @@ function validationsOf(run2, spec, requests2) {
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
   return validationsOutcome(run2, validations, variables, requests2);
 }
-function policyViolation(object, write2, rule45, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule46, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -39758,7 +39759,7 @@ function policyViolation(object, write2, rule45, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule45],
+    path: ["spec", "matchConstraints", "resourceRules", rule46],
     severity,
     help
   };
@@ -39794,7 +39795,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch2(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule45;
+    let rule46;
     for (const { binding, labels } of through) {
       const request3 = {
         ...write2,
@@ -39803,22 +39804,22 @@ function checkPolicyObject3(object, run2) {
         objectLabels: write2.operation === "DELETE" ? null : labels,
         oldObjectLabels: write2.operation === "CREATE" ? null : labels
       };
-      const outcome = matchPolicy(spec, bindingSpec(binding), request3, run2.discovery);
-      if (outcome.called !== true)
+      const outcome2 = matchPolicy(spec, bindingSpec(binding), request3, run2.discovery);
+      if (outcome2.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule45 ??= outcome.rule;
+      rule46 ??= outcome2.rule;
     }
-    if (rule45 === void 0)
+    if (rule46 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule45, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule46, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule45, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule46, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -39826,12 +39827,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule45, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule46, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
     if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request3) => ({ ...request3, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule45, boundBy };
+    unknown ??= { write: write2, rule: rule46, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39951,7 +39952,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule45, match, everything } = interception;
+              const { entry, rule: rule46, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39970,7 +39971,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(unexcluded)
                 },
-                path: [...entry.path, "rules", rule45],
+                path: [...entry.path, "rules", rule46],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39987,8 +39988,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule45] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule45?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule46] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule46?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -40861,10 +40862,10 @@ var init_self_deadlock = __esm({
                     ...objectLabels === void 0 ? {} : { objectLabels },
                     oldObjectLabels: null
                   }, run2.discovery));
-                  return each.every((outcome2) => outcome2.called === true) ? each[0] : void 0;
+                  return each.every((outcome3) => outcome3.called === true) ? each[0] : void 0;
                 });
-                const outcome = outcomes2.find((each) => each !== void 0 && each.called === true);
-                if (outcome === void 0 || outcome.called !== true)
+                const outcome2 = outcomes2.find((each) => each !== void 0 && each.called === true);
+                if (outcome2 === void 0 || outcome2.called !== true)
                   continue;
                 if (!manifestKnown && hasOptOut(webhook.namespaceSelector))
                   return [];
@@ -40892,7 +40893,7 @@ var init_self_deadlock = __esm({
                       after: after ? ", and this file creates that Service after it" : "",
                       patched: patched2
                     },
-                    path: [...entry.path, "rules", outcome.rule],
+                    path: [...entry.path, "rules", outcome2.rule],
                     ...levelOf(candidate, after, undecidedSlices),
                     // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
                     ...defaulted ? { covers: [{ ruleId: "implicit-failure-policy", path: failurePolicy }] } : {}
@@ -41054,20 +41055,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule45 of hook.entry.webhook.rules ?? []) {
-      if (rule45 === null)
+    for (const rule46 of hook.entry.webhook.rules ?? []) {
+      if (rule46 === null)
         continue;
-      for (const group of rule45.apiGroups ?? []) {
-        for (const version2 of (rule45.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule46.apiGroups ?? []) {
+        for (const version2 of (rule46.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule45.resources ?? []) {
+          for (const entry of rule46.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule45.operations ?? []) {
+            for (const operation of rule46.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -41102,16 +41103,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule45 = compiled4[k];
-      if (rule45 === null) {
+      const rule46 = compiled4[k];
+      if (rule46 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule45.key);
+      let id = ids.get(rule46.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule45.key, id);
-        rules2.push(rule45);
+        ids.set(rule46.key, id);
+        rules2.push(rule46);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -41123,12 +41124,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule45, id) => {
+  written.forEach((rule46, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule45.apiGroups ?? [];
-    const operations = rule45.operations ?? [];
+    const apiGroups = rule46.apiGroups ?? [];
+    const operations = rule46.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule45.resources ?? []) {
+    for (const entry of rule46.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -41204,12 +41205,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule45 = table2.rules[id];
-      if (compiledRuleMatches(rule45, probe2))
+      const rule46 = table2.rules[id];
+      if (compiledRuleMatches(rule46, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule45, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule46, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41261,14 +41262,14 @@ function* candidateMatches(hooks, context, options = {}) {
       const open2 = [];
       for (const position2 of candidates2) {
         const id = selectorOf[position2];
-        let outcome = outcomes2.get(id);
-        if (outcome === void 0) {
-          outcome = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
-          outcomes2.set(id, outcome);
+        let outcome2 = outcomes2.get(id);
+        if (outcome2 === void 0) {
+          outcome2 = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
+          outcomes2.set(id, outcome2);
         }
-        if (outcome.called === false)
+        if (outcome2.called === false)
           continue;
-        if (outcome.called === "unknown" && outcome.unknown === "object-labels")
+        if (outcome2.called === "unknown" && outcome2.unknown === "object-labels")
           open2.push(hooks[position2]);
         else
           sure2.push(hooks[position2]);
@@ -41494,13 +41495,13 @@ function hookNames(hooks) {
 }
 function describeCosts(hooks) {
   const names2 = hookNames(hooks);
-  const shown = hooks.slice(0, COSTS_SHOWN).map((hook, i) => {
+  const shown2 = hooks.slice(0, COSTS_SHOWN).map((hook, i) => {
     const kind = hook.entry.mutating ? "mutating" : "validating";
     const cost = hook.reinvoked ? `2 \xD7 ${hook.timeout}s, reinvocationPolicy IfNeeded` : `${hook.timeout}s`;
     return `${names2[i]} (${kind}, ${cost})`;
   });
-  const rest = hooks.length - shown.length;
-  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+  const rest = hooks.length - shown2.length;
+  return rest > 0 ? `${shown2.join(", ")} and ${rest} more` : shown2.join(", ");
 }
 function severityOf2(overBudget, budget2, run2) {
   const failOpen = overBudget.hooks.filter((hook) => hook.entry.webhook.failurePolicy === "Ignore");
@@ -42159,16 +42160,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule45, rulePath, subject) {
-  return (rule45.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule46, rulePath, subject) {
+  return (rule46.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule45, rulePath, subject) {
+function checkRule2(run2, rule46, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule45.apiGroups ?? [];
+  const groups = rule46.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule45, rulePath, subject);
-  const versions = (rule45.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule46, rulePath, subject);
+  const versions = (rule46.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -42182,10 +42183,10 @@ function checkRule2(run2, rule45, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule45.resources ?? []).forEach((resourceEntry, k) => {
+  (rule46.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule45, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule46, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -42194,7 +42195,7 @@ function checkRule2(run2, rule45, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule45.apiVersions[index];
+        const version2 = rule46.apiVersions[index];
         const history = problem.offByDefault === true ? "off by default: --runtime-config switches it on" : discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -42232,22 +42233,22 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule45, resourceEntry) {
-  if (entryTargets(discovery, rule45, resourceEntry).length > 0)
+function diagnose(discovery, at, rule46, resourceEntry) {
+  if (entryTargets(discovery, rule46, resourceEntry).length > 0)
     return void 0;
-  const groups = rule45.apiGroups ?? [];
-  const versions = rule45.apiVersions ?? [];
+  const groups = rule46.apiGroups ?? [];
+  const versions = rule46.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule45, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule46, apiVersions: ["*"], apiGroups: servedGroups };
   if (mayBeSwitchedOn(groups, versions, resource)) {
     const served3 = [...new Set(entryTargets(discovery, anyVersion, resourceEntry).map((t) => groupVersion(t.info.group, t.info.version)))];
     const dead = versions.map((version2, index) => ({ version: version2, index })).filter(({ version: version2 }) => version2 !== "" && version2 !== "*" && !groups.some((g) => discovery.versions(g).includes(version2)));
     return served3.length > 0 && dead.length > 0 ? { at: "version", indexes: dead.map((d) => d.index), group: groups.find((g) => discovery.knowsGroup(g)), servedAs: served3, data: {}, offByDefault: true } : void 0;
   }
   if (resource === "*") {
-    const all = entryTargets(discovery, rule45, "*");
+    const all = entryTargets(discovery, rule46, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -42364,8 +42365,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule45, j) => rule45 === null || typeof rule45 !== "object" ? [] : checkRule2(run2, rule45, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule45, j) => rule45 !== null && typeof rule45 === "object" && ruleStillMatches(rule45.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule46, j) => rule46 === null || typeof rule46 !== "object" ? [] : checkRule2(run2, rule46, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule46, j) => rule46 !== null && typeof rule46 === "object" && ruleStillMatches(rule46.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -42374,12 +42375,12 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule45, j) => rule45 === null || typeof rule45 !== "object" ? [] : checkRule2(run2, rule45, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule46, j) => rule46 === null || typeof rule46 !== "object" ? [] : checkRule2(run2, rule46, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
     });
-    hint = (text) => text === void 0 ? "" : `; ${text}`;
+    hint = (text2) => text2 === void 0 ? "" : `; ${text2}`;
   }
 });
 
@@ -42529,7 +42530,7 @@ function joinList2(items, limit = 2) {
   return joinCapped(items, limit, { width: 60 });
 }
 function collapse(items) {
-  return [...items.values()].filter(({ main, text }) => text === main || !items.has(main)).map(({ text }) => text);
+  return [...items.values()].filter(({ main, text: text2 }) => text2 === main || !items.has(main)).map(({ text: text2 }) => text2);
 }
 var describe2, rule19;
 var init_match_policy_exact = __esm({
@@ -42574,11 +42575,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule45 of rules2 ?? []) {
-                if (rule45 === null || typeof rule45 !== "object")
+              for (const rule46 of rules2 ?? []) {
+                if (rule46 === null || typeof rule46 !== "object")
                   continue;
-                const groups = rule45.apiGroups ?? [];
-                for (const entry of rule45.resources ?? []) {
+                const groups = rule46.apiGroups ?? [];
+                for (const entry of rule46.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -42604,8 +42605,8 @@ var init_match_policy_exact = __esm({
                   continue;
                 if (siblings.some((other) => matchingRule(other.webhook, request3, discovery) !== void 0))
                   continue;
-                const text = describe2(request3.group, request3.version, request3.resource, request3.subresource);
-                bypass.set(text, { main: describe2(request3.group, request3.version, request3.resource, ""), text });
+                const text2 = describe2(request3.group, request3.version, request3.resource, request3.subresource);
+                bypass.set(text2, { main: describe2(request3.group, request3.version, request3.resource, ""), text: text2 });
                 const { group, version: version2, resource } = match.equivalent;
                 const matchedText = describe2(group, version2, resource, request3.subresource);
                 matched.set(matchedText, { main: describe2(group, version2, resource, ""), text: matchedText });
@@ -42673,12 +42674,12 @@ function skip(budget2) {
   if (budget2.run !== void 0)
     skip(budget2.run);
 }
-function publicKeysOf(text, budget2 = keyBudget()) {
-  if (!text.includes("PRIVATE KEY"))
+function publicKeysOf(text2, budget2 = keyBudget()) {
+  if (!text2.includes("PRIVATE KEY"))
     return [];
   const keys = [];
   const ends = /* @__PURE__ */ new Map();
-  for (const match of text.matchAll(BEGIN)) {
+  for (const match of text2.matchAll(BEGIN)) {
     if (!left(budget2, "looks") || !left(budget2, "keys")) {
       skip(budget2);
       break;
@@ -42690,14 +42691,14 @@ function publicKeysOf(text, budget2 = keyBudget()) {
     if (end === -1)
       continue;
     if (end === void 0 || end < match.index) {
-      end = text.indexOf(footer, match.index);
+      end = text2.indexOf(footer, match.index);
       ends.set(type, end);
       if (end === -1)
         continue;
     }
     if (end - match.index > MAX_KEY_CHARACTERS)
       continue;
-    const pem = text.slice(match.index, end + footer.length);
+    const pem = text2.slice(match.index, end + footer.length);
     const kind = tlsKeyKind(type, pem.slice(match[0].length, pem.length - footer.length));
     if (kind === void 0)
       continue;
@@ -42842,27 +42843,27 @@ var init_private_keys = __esm({
 });
 
 // dist/src/kube/pem.js
-function lineAt(text, from) {
-  let end = text.indexOf("\n", from);
+function lineAt(text2, from) {
+  let end = text2.indexOf("\n", from);
   let next;
   if (end < 0) {
-    end = text.length;
+    end = text2.length;
     next = end;
   } else {
     next = end + 1;
-    if (end > from && text.charCodeAt(end - 1) === 13)
+    if (end > from && text2.charCodeAt(end - 1) === 13)
       end--;
   }
   let trimmed = end;
-  while (trimmed > from && (text.charCodeAt(trimmed - 1) === 32 || text.charCodeAt(trimmed - 1) === 9))
+  while (trimmed > from && (text2.charCodeAt(trimmed - 1) === 32 || text2.charCodeAt(trimmed - 1) === 9))
     trimmed--;
-  return { line: text.slice(from, trimmed), next };
+  return { line: text2.slice(from, trimmed), next };
 }
 function decodeBody(body) {
   const compact = body.replace(/[ \t\r\n]/g, "");
   return STANDARD_BASE64.test(compact) ? Buffer.from(compact, "base64") : void 0;
 }
-function decodePem(text) {
+function decodePem(text2) {
   const blocks = [];
   const notBase64 = /[^A-Za-z0-9+/= \t\r\n]/g;
   let endSearchedFrom = -1;
@@ -42870,21 +42871,21 @@ function decodePem(text) {
   const endFrom = (from) => {
     if (endSearchedFrom < 0 || from < endSearchedFrom || endFound >= 0 && endFound < from) {
       endSearchedFrom = from;
-      endFound = text.indexOf(PEM_END, from);
+      endFound = text2.indexOf(PEM_END, from);
     }
     return endFound;
   };
   let rest = 0;
   for (; ; ) {
-    if (text.startsWith(PEM_START.slice(1), rest))
+    if (text2.startsWith(PEM_START.slice(1), rest))
       rest += PEM_START.length - 1;
     else {
-      const begin = text.indexOf(PEM_START, rest);
+      const begin = text2.indexOf(PEM_START, rest);
       if (begin < 0)
         return blocks;
       rest = begin + PEM_START.length;
     }
-    const typeLine = lineAt(text, rest);
+    const typeLine = lineAt(text2, rest);
     rest = typeLine.next;
     if (!typeLine.line.endsWith(PEM_END_OF_LINE))
       continue;
@@ -42892,11 +42893,11 @@ function decodePem(text) {
     let headers = false;
     let unterminated = false;
     for (; ; ) {
-      if (rest >= text.length) {
+      if (rest >= text2.length) {
         unterminated = true;
         break;
       }
-      const { line: line2, next } = lineAt(text, rest);
+      const { line: line2, next } = lineAt(text2, rest);
       if (!line2.includes(":"))
         break;
       headers = true;
@@ -42906,7 +42907,7 @@ function decodePem(text) {
       return blocks;
     let endIndex;
     let trailer;
-    if (!headers && text.startsWith(PEM_END.slice(1), rest)) {
+    if (!headers && text2.startsWith(PEM_END.slice(1), rest)) {
       endIndex = rest;
       trailer = rest + PEM_END.length - 1;
     } else {
@@ -42916,19 +42917,19 @@ function decodePem(text) {
     if (endIndex < 0)
       continue;
     const endLineRest = trailer + type.length + PEM_END_OF_LINE.length;
-    if (endLineRest > text.length || !text.startsWith(type, trailer) || !text.startsWith(PEM_END_OF_LINE, trailer + type.length))
+    if (endLineRest > text2.length || !text2.startsWith(type, trailer) || !text2.startsWith(PEM_END_OF_LINE, trailer + type.length))
       continue;
-    if (lineAt(text, endLineRest).line !== "")
+    if (lineAt(text2, endLineRest).line !== "")
       continue;
     notBase64.lastIndex = rest;
-    const stray = notBase64.exec(text);
+    const stray = notBase64.exec(text2);
     if (stray !== null && stray.index < endIndex)
       continue;
-    const bytes = decodeBody(text.slice(rest, endIndex));
+    const bytes = decodeBody(text2.slice(rest, endIndex));
     if (bytes === void 0)
       continue;
     blocks.push({ type, headers, bytes });
-    rest = lineAt(text, endIndex + PEM_END.length - 1).next;
+    rest = lineAt(text2, endIndex + PEM_END.length - 1).next;
   }
 }
 var PEM_START, PEM_END, PEM_END_OF_LINE, STANDARD_BASE64;
@@ -43055,7 +43056,7 @@ var init_webhook_schema = __esm({
 });
 
 // dist/src/text/glob.js
-function globMatch(glob, text, work) {
+function globMatch(glob, text2, work) {
   const tokens = glob.tokens;
   const n = tokens.length;
   const size = 2 * n + 2;
@@ -43075,8 +43076,8 @@ function globMatch(glob, text, work) {
     }
   };
   add2(current, 0);
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
+  for (let index = 0; index < text2.length; index++) {
+    const char = text2[index];
     next.fill(0);
     let any = false;
     for (let state = 0; state < size; state++) {
@@ -43150,28 +43151,28 @@ var init_glob = __esm({
 // dist/rules/ca-bundle.js
 function namedByPatcher(object, patcherNamesByText) {
   const name = object.name;
-  const text = object.manifest.file.text;
-  if (!name || !text)
+  const text2 = object.manifest.file.text;
+  if (!name || !text2)
     return false;
-  return patcherNames(text, patcherNamesByText).has(name.toLowerCase());
+  return patcherNames(text2, patcherNamesByText).has(name.toLowerCase());
 }
-function patcherNames(text, patcherNamesByText) {
-  const known = patcherNamesByText.get(text);
+function patcherNames(text2, patcherNamesByText) {
+  const known = patcherNamesByText.get(text2);
   if (known)
     return known;
   const names2 = /* @__PURE__ */ new Set();
   const settingValue = new RegExp(SETTING_VALUE, "y");
-  for (const match of text.matchAll(SETTING_TOKEN)) {
+  for (const match of text2.matchAll(SETTING_TOKEN)) {
     const token = match[1].toLowerCase();
     const webhook = token.indexOf("webhook");
     if (webhook < 0 || !token.endsWith("name") || webhook + "webhook".length > token.length - "name".length)
       continue;
     settingValue.lastIndex = match.index + match[0].length;
-    const value = settingValue.exec(text);
+    const value = settingValue.exec(text2);
     if (value !== null)
       names2.add(value[1].toLowerCase());
   }
-  patcherNamesByText.set(text, names2);
+  patcherNamesByText.set(text2, names2);
   return names2;
 }
 function bundleReplaced(object, entry, injected, patcherNamesByText, run2) {
@@ -43235,14 +43236,14 @@ function isoDate(date) {
   return date.toISOString().slice(0, 10);
 }
 function bundleProblems(decoded) {
-  const text = decoded.toString("latin1");
-  const blocks = decodePem(text);
+  const text2 = decoded.toString("latin1");
+  const blocks = decodePem(text2);
   if (blocks.length === 0) {
     let hint2 = "";
-    if (/^\s*LS0tLS1CRUdJT/.test(text))
+    if (/^\s*LS0tLS1CRUdJT/.test(text2))
       hint2 = "; it is base64-encoded twice (decode it once more)";
-    else if (text.includes("-----BEGIN "))
-      hint2 = text.startsWith("-----BEGIN ") || text.includes("\n-----BEGIN ") ? "; Go decodes none of its blocks" : "; its BEGIN line does not start a line";
+    else if (text2.includes("-----BEGIN "))
+      hint2 = text2.startsWith("-----BEGIN ") || text2.includes("\n-----BEGIN ") ? "; Go decodes none of its blocks" : "; its BEGIN line does not start a line";
     else if (decoded[0] === 48 && decoded.length > 64)
       hint2 = "; it looks like a DER certificate (PEM-encode it: openssl x509 -inform der)";
     return [{ messageId: "notPem", data: { hint: hint2 }, path: [] }];
@@ -43894,10 +43895,10 @@ function mayAdmitApiServer(policy, targetPort, sources) {
     return false;
   if (!Array.isArray(ingress))
     return true;
-  return ingress.some((rule45) => {
-    if (!isRecord2(rule45))
+  return ingress.some((rule46) => {
+    if (!isRecord2(rule46))
       return true;
-    const { from, ports } = rule45;
+    const { from, ports } = rule46;
     const anySource = from == null || Array.isArray(from) && from.length === 0;
     const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => mayBeApiServerPeer(peer, policy, sources));
     return mayBeApiServer && mayBeOnPort(ports, targetPort);
@@ -44869,7 +44870,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule45) => rule45?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule46) => rule46?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -45033,14 +45034,14 @@ function kindScenarios(run2, rules2, owner, excluded = /* @__PURE__ */ new Set()
 }
 function requests(run2, rules2) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule45 of rules2) {
-    if (rule45 == null)
+  for (const rule46 of rules2) {
+    if (rule46 == null)
       continue;
-    const operations = rule45.operations ?? [];
-    const spelled = withAllGroups(run2.discovery, rule45);
-    for (const entry of rule45.resources ?? []) {
+    const operations = rule46.operations ?? [];
+    const spelled = withAllGroups(run2.discovery, rule46);
+    for (const entry of rule46.resources ?? []) {
       for (const { info, subresource } of entryTargets(run2.discovery, spelled, entry ?? "")) {
-        if (rule45.scope === "Namespaced" && !info.namespaced || rule45.scope === "Cluster" && info.namespaced)
+        if (rule46.scope === "Namespaced" && !info.namespaced || rule46.scope === "Cluster" && info.namespaced)
           continue;
         for (const operation of OPERATIONS4) {
           if (subresource !== "" && operation !== "UPDATE")
@@ -45099,7 +45100,7 @@ function boundRequests(run2, policy, counts = () => true) {
   const covers3 = bindings.map((binding) => {
     const match = bindingSpec(binding)?.matchResources;
     const rules2 = match?.resourceRules ?? [];
-    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule45) => (rule45?.resourceNames ?? []).length === 0)).keys());
+    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule46) => (rule46?.resourceNames ?? []).length === 0)).keys());
     const matched = rules2.length === 0 ? void 0 : new Set(requests(run2, rules2).keys());
     return (key2) => (matched === void 0 || matched.has(key2)) && !excluded.has(key2);
   });
@@ -45266,9 +45267,9 @@ var init_undefined_field = __esm({
             const composition = mutating || (spec.variables ?? []).length > 0;
             const composed = /* @__PURE__ */ new Map();
             const add2 = (path, label, role, kind, expression, name) => {
-              const text = expression ?? "";
+              const text2 = expression ?? "";
               const withComposition = composition && role !== "condition" ? new Map(composed) : void 0;
-              const ast = text.trim() === "" || !compiles(text, kind, params, withComposition) ? void 0 : parsed2(text);
+              const ast = text2.trim() === "" || !compiles(text2, kind, params, withComposition) ? void 0 : parsed2(text2);
               if (ast !== void 0)
                 sites.push({ path, label, role, ast, ...name === void 0 ? {} : { name } });
             };
@@ -45456,22 +45457,22 @@ function unguardedReads(expr, fields, guards) {
   return [...reads.values()].sort((a, b) => a.offset - b.offset).map(({ node: _node, ...read2 }) => read2);
 }
 function displayPath(root, segments) {
-  return segments.reduce((text, s) => s === "[]" ? `${text}[]` : `${text}.${s}`, root);
+  return segments.reduce((text2, s) => s === "[]" ? `${text2}[]` : `${text2}.${s}`, root);
 }
 function pathTo(expr, read2) {
   const chain = [];
-  const find = (e) => {
+  const find2 = (e) => {
     chain.push(e);
     const reads = e.kind === "select" && !e.testOnly || e.kind === "call" && e.fn === "_[_]";
     if (reads && e.offset === read2.offset)
       return true;
     for (const child of children2(e))
-      if (find(child))
+      if (find2(child))
         return true;
     chain.pop();
     return false;
   };
-  return find(expr) ? chain : void 0;
+  return find2(expr) ? chain : void 0;
 }
 function isZeroValue(value) {
   return value === false || value === "" || value === 0 || value === 0n || value instanceof Uint8Array && value.length === 0;
@@ -45681,7 +45682,7 @@ function unguardedPatchTargets(expr, fields, guards) {
     return [];
   const found = /* @__PURE__ */ new Map();
   const guarded = (prefix) => guards.has(keyOf("object", prefix));
-  const check7 = (segments, whole, op, pointer, offset) => {
+  const check8 = (segments, whole, op, pointer, offset) => {
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i);
       if (guarded(prefix))
@@ -45708,7 +45709,7 @@ function unguardedPatchTargets(expr, fields, guards) {
           continue;
         const segments = requiredSegments(pointer, need);
         if (segments !== void 0)
-          check7(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
+          check8(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
       }
     }
     for (const child of children2(e))
@@ -45813,7 +45814,7 @@ function fieldsRequiredThroughOptionals(expr) {
 function mayRemoveLabels(expr, keys) {
   const escaped = new Set(keys.map((key2) => `/metadata/labels/${key2.replace(/~/g, "~0").replace(/\//g, "~1")}`));
   let found = false;
-  const whole = (text) => text === "" || text === "/metadata" || text === "/metadata/labels";
+  const whole = (text2) => text2 === "" || text2 === "/metadata" || text2 === "/metadata/labels";
   const visit7 = (e) => {
     if (found)
       return;
@@ -46142,13 +46143,13 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule45 of rules2) {
-    if (rule45 == null)
+  for (const rule46 of rules2) {
+    if (rule46 == null)
       continue;
-    for (const entry of rule45.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule45, entry ?? "");
+    for (const entry of rule46.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule46, entry ?? "");
       if (found.length === 0) {
-        const custom = customResourceTargets(run2, rule45, entry ?? "");
+        const custom = customResourceTargets(run2, rule46, entry ?? "");
         if (custom === void 0)
           return void 0;
         targets2.push(...custom);
@@ -46159,10 +46160,10 @@ function matchedTargets(run2, rules2) {
   }
   return targets2;
 }
-function customResourceTargets(run2, rule45, entry) {
+function customResourceTargets(run2, rule46, entry) {
   const { resource, subresource } = splitEntry(entry);
-  const groups = rule45.apiGroups ?? [];
-  const versions = (rule45.apiVersions ?? []).filter((version2) => version2 !== "*");
+  const groups = rule46.apiGroups ?? [];
+  const versions = (rule46.apiVersions ?? []).filter((version2) => version2 !== "*");
   if (resource === "" || subresource !== "" && subresource !== "status" || groups.length === 0 || versions.length === 0)
     return void 0;
   if (groups.some((group) => group === "*" || run2.discovery.isKnownBuiltinGroup(group) || run2.discovery.knowsGroup(group) || READ_ONLY_AGGREGATED_GROUPS.has(group)))
@@ -46170,7 +46171,7 @@ function customResourceTargets(run2, rule45, entry) {
   return groups.flatMap((group) => versions.map((version2) => ({ info: { group, version: version2, resource, kind: "", namespaced: true, subresources: /* @__PURE__ */ new Set(), connect: /* @__PURE__ */ new Set(), readOnly: /* @__PURE__ */ new Set(), custom: true }, subresource })));
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule45) => rule45?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule46) => rule46?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -46231,7 +46232,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule45) => rule45 != null && (rule45.operations ?? []).length > 0 && (rule45.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule46) => rule46 != null && (rule46.operations ?? []).length > 0 && (rule46.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -46391,7 +46392,7 @@ var init_match_condition_missing_field = __esm({
             const index = evaluatedSites().findIndex((each) => each.site === site);
             if (index < 0)
               return false;
-            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule45) => (rule45?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
+            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule46) => (rule46?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
             return failsWhereAbsent(evaluatedSites(), index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
           };
           return analyseWith(analysis, targets2, true, reached);
@@ -46501,11 +46502,11 @@ function objectSelectorLets(selector, request3, unknown) {
   return selectorMatches(selector, request3.objectLabels) !== false;
 }
 function rulesMatchRequest(rules2, request3) {
-  return Array.isArray(rules2) && rules2.some((rule45) => {
-    const compiled4 = compileRule(rule45);
+  return Array.isArray(rules2) && rules2.some((rule46) => {
+    const compiled4 = compileRule(rule46);
     if (compiled4 === null)
       return false;
-    const names2 = rule45.resourceNames;
+    const names2 = rule46.resourceNames;
     return !(Array.isArray(names2) && names2.length > 0) && compiledRuleMatches(compiled4, request3);
   });
 }
@@ -46641,14 +46642,14 @@ function podSpecResources(object) {
   const rules2 = policySpec(object)?.matchConstraints?.resourceRules;
   if (!Array.isArray(rules2))
     return out;
-  for (const rule45 of rules2) {
-    if (rule45 === null || typeof rule45 !== "object")
+  for (const rule46 of rules2) {
+    if (rule46 === null || typeof rule46 !== "object")
       continue;
-    const operations = rule45.operations ?? [];
+    const operations = rule46.operations ?? [];
     if (!operations.some((operation) => operation === "*" || operation === "CREATE" || operation === "UPDATE"))
       continue;
-    for (const group of rule45.apiGroups ?? []) {
-      for (const resource of rule45.resources ?? []) {
+    for (const group of rule46.apiGroups ?? []) {
+      for (const resource of rule46.resources ?? []) {
         if (typeof resource !== "string" || resource.includes("/") && resource !== "*/*")
           continue;
         for (const [known, resources] of POD_SPEC_RESOURCES) {
@@ -46817,23 +46818,23 @@ function checksOf(object, run2) {
 }
 function analyse3(object, run2) {
   const spec = policySpec(object);
-  const text = (value) => typeof value === "string" ? value : "";
+  const text2 = (value) => typeof value === "string" ? value : "";
   const validations = (Array.isArray(spec?.validations) ? spec.validations : []).map((validation, index) => ({
     path: ["spec", "validations", index, "expression"],
     label: `validations[${index}]`,
-    text: text(validation?.expression)
+    text: text2(validation?.expression)
   }));
   const variables = /* @__PURE__ */ new Map();
   const variableExprs = [];
   for (const variable of Array.isArray(spec?.variables) ? spec.variables : []) {
-    const source = text(variable?.expression);
+    const source = text2(variable?.expression);
     const expr = source.trim() === "" ? void 0 : parseExpression(source, "validating.variable", run2.kubeVersion);
     if (expr === void 0)
       continue;
-    variableExprs.push({ name: text(variable?.name), expr });
+    variableExprs.push({ name: text2(variable?.name), expr });
     const lists = listsOf(expr, variables);
     if (lists.size > 0)
-      variables.set(text(variable?.name), lists);
+      variables.set(text2(variable?.name), lists);
   }
   const checked = { containers: /* @__PURE__ */ new Set(), initContainers: /* @__PURE__ */ new Set(), ephemeralContainers: /* @__PURE__ */ new Set() };
   const firstAt = /* @__PURE__ */ new Map();
@@ -46963,7 +46964,7 @@ function pathOf(e) {
 function replicaChecksOf(object, run2) {
   return run2.memo.perObject(REPLICA_CHECKS, object, () => {
     const spec = policySpec(object);
-    const text = (value) => typeof value === "string" ? value : "";
+    const text2 = (value) => typeof value === "string" ? value : "";
     const reading = /* @__PURE__ */ new Set();
     const readingOld = /* @__PURE__ */ new Set();
     const readsValue = (expr) => {
@@ -46989,21 +46990,21 @@ function replicaChecksOf(object, run2) {
     });
     let mayCheckScale = false;
     for (const variable of Array.isArray(spec?.variables) ? spec.variables : []) {
-      const source = text(variable?.expression);
+      const source = text2(variable?.expression);
       const expr = source.trim() === "" ? void 0 : parseExpression(source, "validating.variable", run2.kubeVersion);
       if (expr === void 0)
         continue;
       if (readsValue(expr))
-        reading.add(text(variable?.name));
+        reading.add(text2(variable?.name));
       if (readsOld(expr))
-        readingOld.add(text(variable?.name));
+        readingOld.add(text2(variable?.name));
       if (mayCheck(expr))
         mayCheckScale = true;
     }
     let first;
     const validations = [];
     (Array.isArray(spec?.validations) ? spec.validations : []).forEach((validation, index) => {
-      const source = text(validation?.expression);
+      const source = text2(validation?.expression);
       const expr = source.trim() === "" ? void 0 : parseExpression(source, "validating.validation", run2.kubeVersion);
       if (expr === void 0)
         return;
@@ -47116,6 +47117,241 @@ var init_scale_subresource_unchecked = __esm({
   }
 });
 
+// dist/src/match/container-override.js
+function nested(path, value) {
+  return path.reduceRight((inner, key2) => ({ [key2]: inner }), value);
+}
+function withValue(base, path, value) {
+  const [key2, ...rest] = path;
+  if (key2 === void 0)
+    return { ...base };
+  const inner = base[key2];
+  return { ...base, [key2]: rest.length === 0 ? value : withValue(inner !== null && typeof inner === "object" ? inner : {}, rest, value) };
+}
+function podSpec2(podLevel, containerLevel) {
+  return {
+    containers: [
+      {
+        name: "app",
+        image: "registry.example.com/app:1.0",
+        imagePullPolicy: "IfNotPresent",
+        resources: {},
+        terminationMessagePath: "/dev/termination-log",
+        terminationMessagePolicy: "File",
+        ...containerLevel === void 0 ? {} : { securityContext: containerLevel }
+      }
+    ],
+    restartPolicy: "Always",
+    terminationGracePeriodSeconds: 30n,
+    dnsPolicy: "ClusterFirst",
+    securityContext: podLevel,
+    schedulerName: "default-scheduler",
+    enableServiceLinks: true
+  };
+}
+function objectOf(kind, spec) {
+  const metadata2 = { name: "app", namespace: "default", labels: LABELS };
+  const template = { metadata: { labels: LABELS }, spec };
+  const apiVersion = kind.group === "" ? kind.version : `${kind.group}/${kind.version}`;
+  if (kind.template.length === 0)
+    return { apiVersion, kind: kind.kind, metadata: metadata2, spec };
+  let body = nested(kind.template, template);
+  const spec0 = body.spec;
+  if (spec0 !== void 0 && kind.resource !== "cronjobs" && kind.resource !== "podtemplates")
+    body = { ...body, spec: { ...spec0, replicas: 1n, selector: { matchLabels: LABELS } } };
+  if (kind.resource === "cronjobs")
+    body = { ...body, spec: { ...spec0, schedule: "0 * * * *" } };
+  return { apiVersion, kind: kind.kind, metadata: metadata2, ...body };
+}
+function contextOf(kind, object) {
+  return {
+    object,
+    oldObject: null,
+    request: {
+      kind: { group: kind.group, version: kind.version, kind: kind.kind },
+      resource: { group: kind.group, version: kind.version, resource: kind.resource },
+      requestKind: { group: kind.group, version: kind.version, kind: kind.kind },
+      requestResource: { group: kind.group, version: kind.version, resource: kind.resource },
+      name: "app",
+      namespace: "default",
+      operation: "CREATE",
+      userInfo: { username: "someone@example.com", groups: ["system:authenticated"] },
+      dryRun: false,
+      options: { apiVersion: "meta.k8s.io/v1", kind: "CreateOptions" }
+    },
+    namespaceObject: { apiVersion: "v1", kind: "Namespace", metadata: { name: "default", labels: { "kubernetes.io/metadata.name": "default" } }, spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } }
+  };
+}
+function outcome(object, context, meter, failing) {
+  const spec = policySpec(object);
+  const variables = {};
+  const full = { ...context, variables };
+  for (const variable of Array.isArray(spec?.variables) ? spec.variables : []) {
+    const result = evaluateValue(text(variable?.expression), full, meter);
+    if (result.ok)
+      variables[text(variable?.name)] = result.value;
+  }
+  for (const condition of Array.isArray(spec?.matchConditions) ? spec.matchConditions : []) {
+    const result = evaluateValue(text(condition?.expression), full, meter);
+    if (!result.ok || typeof result.value !== "boolean")
+      return void 0;
+    if (!result.value)
+      return "skipped";
+  }
+  const validations = Array.isArray(spec?.validations) ? spec.validations : [];
+  if (validations.length === 0)
+    return void 0;
+  let passes = true;
+  for (const [index, validation] of validations.entries()) {
+    const result = evaluateValue(text(validation?.expression), full, meter);
+    if (!result.ok || typeof result.value !== "boolean")
+      return void 0;
+    if (!result.value) {
+      passes = false;
+      failing?.add(index);
+    }
+  }
+  return passes ? "passes" : "denies";
+}
+function checksContainer(other, passing, overridden, meter) {
+  const spec = policySpec(other);
+  const readsSecurityContext = JSON.stringify([spec?.validations ?? [], spec?.variables ?? [], spec?.matchConditions ?? []]).includes("securityContext");
+  if (spec?.paramKind != null)
+    return readsSecurityContext;
+  const before = outcome(other, passing, meter);
+  const after = outcome(other, overridden, meter);
+  if (before === void 0 || after === void 0)
+    return readsSecurityContext;
+  return before !== "denies" && after === "denies";
+}
+function containerOverrides(object, run2) {
+  return run2.memo.perObject(OVERRIDES, object, () => find(object, run2));
+}
+function find(object, run2) {
+  const spec = policySpec(object);
+  if (object.kind !== "ValidatingAdmissionPolicy" || !object.decodable || spec === void 0 || spec.paramKind != null)
+    return [];
+  const source = JSON.stringify(spec.validations ?? []) + JSON.stringify(spec.variables ?? []);
+  const fields = OVERRIDABLE_FIELDS.filter((field) => source.includes(field.path[0]));
+  if (fields.length === 0)
+    return [];
+  const kinds = POD_SPEC_KINDS.filter((kind) => policySeesRequest(object, run2, requestOf(kind)));
+  if (kinds.length === 0 || !loadCelSync())
+    return [];
+  const meter = celMeterOf(run2);
+  const found = [];
+  for (const field of fields) {
+    const name = field.path.join(".");
+    for (const [kind, base] of kinds.flatMap((kind2) => BASES.map((base2) => [kind2, base2]))) {
+      const at = (podLevel, containerLevel) => contextOf(kind, objectOf(kind, podSpec2(withValue(base, field.path, podLevel), containerLevel === void 0 ? void 0 : nested(field.path, containerLevel))));
+      const failing = /* @__PURE__ */ new Set();
+      if (outcome(object, at(field.bad, void 0), meter, failing) !== "denies")
+        continue;
+      const good = field.good.find((value) => outcome(object, at(value, void 0), meter) === "passes");
+      if (good === void 0)
+        continue;
+      const overridden = at(good, field.bad);
+      if (outcome(object, overridden, meter) !== "passes")
+        continue;
+      const passing = at(good, void 0);
+      const request3 = requestOf(kind);
+      const checkedElsewhere2 = validatingWebhookSees(run2, request3) || run2.policies.some((other) => other !== object && other.kind === "ValidatingAdmissionPolicy" && other.decodable && policySeesRequest(other, run2, request3) && checksContainer(other, passing, overridden, meter));
+      if (checkedElsewhere2)
+        break;
+      found.push({ validation: Math.min(...failing), field: name, bad: field.bad, kind: kind.kind });
+      break;
+    }
+  }
+  return found;
+}
+function requestOf(kind) {
+  return { operation: "CREATE", group: kind.group, version: kind.version, resource: kind.resource, subresource: "", namespace: "default" };
+}
+var OVERRIDABLE_FIELDS, POD_SPEC_KINDS, BASES, LABELS, text, OVERRIDES;
+var init_container_override = __esm({
+  "dist/src/match/container-override.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_budget();
+    init_evaluate();
+    init_library();
+    init_policies();
+    init_run_scope();
+    init_subresource_request();
+    OVERRIDABLE_FIELDS = [
+      { path: ["runAsNonRoot"], good: [true], bad: false },
+      { path: ["runAsUser"], good: [1000n, 65534n, 10001n], bad: 0n },
+      { path: ["runAsGroup"], good: [1000n, 65534n, 10001n], bad: 0n },
+      { path: ["seccompProfile", "type"], good: ["RuntimeDefault"], bad: "Unconfined" },
+      { path: ["appArmorProfile", "type"], good: ["RuntimeDefault"], bad: "Unconfined" },
+      { path: ["seLinuxOptions", "type"], good: ["container_t"], bad: "spc_t" }
+    ];
+    POD_SPEC_KINDS = [
+      { group: "", version: "v1", resource: "pods", kind: "Pod", template: [] },
+      { group: "apps", version: "v1", resource: "deployments", kind: "Deployment", template: ["spec", "template"] },
+      { group: "apps", version: "v1", resource: "statefulsets", kind: "StatefulSet", template: ["spec", "template"] },
+      { group: "apps", version: "v1", resource: "daemonsets", kind: "DaemonSet", template: ["spec", "template"] },
+      { group: "apps", version: "v1", resource: "replicasets", kind: "ReplicaSet", template: ["spec", "template"] },
+      { group: "batch", version: "v1", resource: "jobs", kind: "Job", template: ["spec", "template"] },
+      { group: "batch", version: "v1", resource: "cronjobs", kind: "CronJob", template: ["spec", "jobTemplate", "spec", "template"] },
+      { group: "", version: "v1", resource: "replicationcontrollers", kind: "ReplicationController", template: ["spec", "template"] },
+      { group: "", version: "v1", resource: "podtemplates", kind: "PodTemplate", template: ["template"] }
+    ];
+    BASES = [{}, OVERRIDABLE_FIELDS.reduce((base, field) => withValue(base, field.path, field.good[0]), {})];
+    LABELS = { app: "app" };
+    text = (value) => typeof value === "string" ? value : "";
+    OVERRIDES = memoKey("pod-level securityContext checks a container overrides, per policy");
+  }
+});
+
+// dist/rules/container-overrides-pod-check.js
+function shown(value) {
+  return typeof value === "bigint" ? value.toString() : String(value);
+}
+function check6(object, run2) {
+  const byValidation = /* @__PURE__ */ new Map();
+  for (const { validation, field, bad } of containerOverrides(object, run2)) {
+    const first = byValidation.get(validation);
+    byValidation.set(validation, first === void 0 ? { field, bad, more: 0 } : { ...first, more: first.more + 1 });
+  }
+  return [...byValidation].map(([validation, { field, bad, more: more2 }]) => ({
+    messageId: "overridden",
+    data: {
+      site: `validations[${validation}]`,
+      policy: elideMiddle(object.name ?? "(unnamed)", 32),
+      field,
+      value: `${field.split(".").pop()}: ${shown(bad)}`,
+      more: more2 === 0 ? "" : ` (+${more2} more)`
+    },
+    path: ["spec", "validations", validation, "expression"]
+  }));
+}
+var rule32;
+var init_container_overrides_pod_check = __esm({
+  "dist/rules/container-overrides-pod-check.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_container_override();
+    init_rule();
+    init_list();
+    rule32 = defineObjectRule({
+      meta: {
+        id: "container-overrides-pod-check",
+        title: "A policy accepts a pod-level securityContext setting that a container's own overrides",
+        severity: "warning",
+        appliesTo: ["ValidatingAdmissionPolicy"],
+        messages: {
+          overridden: `{{site}} of policy "{{policy}}" checks the pod-level {{field}}; a container's own {{value}} overrides it{{more}}`
+        },
+        help: "A container's securityContext overrides the pod's for runAsNonRoot, runAsUser, runAsGroup, seccompProfile, appArmorProfile and seLinuxOptions. Accept the pod-level value only when no container sets its own to something else (has(c.securityContext.runAsNonRoot) ? c.securityContext.runAsNonRoot : pod-level), as Pod Security's restricted level checks both, or check each container."
+      },
+      create(run2) {
+        return { policy: (object) => check6(object, run2) };
+      }
+    });
+  }
+});
+
 // dist/rules/namespace-opts-out.js
 function resourcePart2(entry) {
   const slash = entry.indexOf("/");
@@ -47125,19 +47361,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule45) {
-  const listed2 = rule45.operations ?? [];
+function operationsOf(rule46) {
+  const listed2 = rule46.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule45, discovery) {
-  const operations = operationsOf(rule45);
-  const fits = (request3) => ruleMatches(rule45, { ...request3, namespace: "namespace" });
-  for (const entry of rule45.resources ?? []) {
+function namespacedRequest(rule46, discovery) {
+  const operations = operationsOf(rule46);
+  const fits = (request3) => ruleMatches(rule46, { ...request3, namespace: "namespace" });
+  for (const entry of rule46.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule45.apiGroups ?? []) {
-      for (const version2 of rule45.apiVersions ?? []) {
+    for (const group of rule46.apiGroups ?? []) {
+      for (const version2 of rule46.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -47182,18 +47418,18 @@ function namespacedRequest(rule45, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule45) => rule45 !== null && typeof rule45 === "object");
-  for (const rule45 of rules2) {
-    if (rule45.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule46) => rule46 !== null && typeof rule46 === "object");
+  for (const rule46 of rules2) {
+    if (rule46.scope === "Cluster")
       continue;
-    const request3 = namespacedRequest(rule45, discovery);
+    const request3 = namespacedRequest(rule46, discovery);
     if (request3 !== void 0)
       return request3;
   }
-  for (const rule45 of rules2) {
-    for (const operation of operationsOf(rule45).filter((op) => op !== "CONNECT")) {
+  for (const rule46 of rules2) {
+    for (const operation of operationsOf(rule46).filter((op) => op !== "CONNECT")) {
       const request3 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule45, { ...request3, namespace: "namespace" }))
+      if (ruleMatches(rule46, { ...request3, namespace: "namespace" }))
         return { ...request3, namespaceObject: true };
     }
   }
@@ -47237,8 +47473,8 @@ function selects2(candidate, namespace, labels, discovery) {
     // A Namespace CREATE/UPDATE is matched against the incoming object's own labels.
     ...request3.namespaceObject ? { objectLabels: labels, oldObjectLabels: labels } : {}
   };
-  const outcome = matchWebhook(candidate.entry.webhook, admission, discovery);
-  return !(outcome.called === false && outcome.reason === "namespace-selector");
+  const outcome2 = matchWebhook(candidate.entry.webhook, admission, discovery);
+  return !(outcome2.called === false && outcome2.reason === "namespace-selector");
 }
 function without(labels, keys) {
   const out = { ...labels };
@@ -47260,8 +47496,8 @@ function quoteList(items, all = false) {
   return all ? joinWords(quoted2) : joinCapped(quoted2, 2, { width: 60 });
 }
 function labelPhrase(labels, all = false) {
-  const shown = labels.map(([key2, value]) => value === ANY_VALUE ? `"${key2}" (any value)` : value === "" ? `"${key2}" (empty value)` : `"${key2}=${value}"`);
-  const list3 = all ? joinWords(shown) : joinCapped(shown, 2, { width: 50 });
+  const shown2 = labels.map(([key2, value]) => value === ANY_VALUE ? `"${key2}" (any value)` : value === "" ? `"${key2}" (empty value)` : `"${key2}=${value}"`);
+  const list3 = all ? joinWords(shown2) : joinCapped(shown2, 2, { width: 50 });
   return `${labels.length === 1 ? "label" : "labels"} ${list3}`;
 }
 function webhookPhrase(group, all = false) {
@@ -47297,7 +47533,7 @@ function grouped2(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule32;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule33;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -47343,7 +47579,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -47466,7 +47702,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule33;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule34;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -47518,7 +47754,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -47646,8 +47882,8 @@ var init_pod_security_labels = __esm({
 });
 
 // dist/src/psa/checks/go-text.js
-function goString(text) {
-  return text.isWellFormed() ? text : text.replace(LONE_SURROGATE, "\uFFFD");
+function goString(text2) {
+  return text2.isWellFormed() ? text2 : text2.replace(LONE_SURROGATE, "\uFFFD");
 }
 function codePointRank(unit) {
   if (unit >= 55296 && unit <= 57343)
@@ -47669,9 +47905,9 @@ function compareGoStrings(a, b) {
 function sortedSet(values) {
   return [...new Set(values)].sort(compareGoStrings);
 }
-function goQuote2(text) {
+function goQuote2(text2) {
   let out = '"';
-  for (const char of goString(text)) {
+  for (const char of goString(text2)) {
     const code18 = char.codePointAt(0);
     if (char === '"' || char === "\\")
       out += `\\${char}`;
@@ -47731,13 +47967,13 @@ var init_pod_security = __esm({
 function isPsaLevel(value) {
   return typeof value === "string" && PSA_LEVELS2.includes(value);
 }
-function parsePsaLevel(text) {
-  return isPsaLevel(text) ? { level: text, valid: true } : { level: "restricted", valid: false };
+function parsePsaLevel(text2) {
+  return isPsaLevel(text2) ? { level: text2, valid: true } : { level: "restricted", valid: false };
 }
-function parsePsaVersion(text) {
-  if (text === "latest")
+function parsePsaVersion(text2) {
+  if (text2 === "latest")
     return { version: "latest", valid: true };
-  const match = VERSION_PATTERN.exec(text);
+  const match = VERSION_PATTERN.exec(text2);
   if (!match || BigInt(match[1]) > MAX_GO_INT)
     return { version: "latest", valid: false };
   return { version: { minor: Number(match[1]) }, valid: true };
@@ -47876,8 +48112,8 @@ function isManifestName(name) {
   return MANIFEST_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 function displayPath2(path) {
-  const shown = path.split("\\").join("/");
-  return shown === STDIN_PATH ? `./${shown}` : shown;
+  const shown2 = path.split("\\").join("/");
+  return shown2 === STDIN_PATH ? `./${shown2}` : shown2;
 }
 function insideRoot(path, root) {
   try {
@@ -48020,11 +48256,11 @@ function expandPaths(paths, notes) {
 function sameFileKey(path) {
   return (0, import_node_path9.resolve)(path);
 }
-function normalizeBreaks(text) {
-  return normalized(text).text;
+function normalizeBreaks(text2) {
+  return normalized(text2).text;
 }
-function normalized(text) {
-  let out = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+function normalized(text2) {
+  let out = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
   let lineSeparators = [];
   if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(out)) {
     out = out.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, (found, at) => {
@@ -48048,13 +48284,13 @@ function decode(bytes) {
   return decodeSource(bytes)?.text ?? null;
 }
 function decodeSource(bytes) {
-  let text;
+  let text2;
   try {
-    text = utf8.decode(bytes);
+    text2 = utf8.decode(bytes);
   } catch {
     return null;
   }
-  return normalized(text);
+  return normalized(text2);
 }
 function readBytes(file, readStdin) {
   if (file === "-") {
@@ -48179,13 +48415,13 @@ var require_util2 = __commonJS({
 });
 
 // dist/src/parse/go-yaml-schema.js
-function numberText(text) {
-  const first = text.charCodeAt(0);
+function numberText(text2) {
+  const first = text2.charCodeAt(0);
   const digitOrSign = first >= 48 && first <= 57 || first === 43 || first === 45;
-  return digitOrSign ? text.replace(/_/g, "") : void 0;
+  return digitOrSign ? text2.replace(/_/g, "") : void 0;
 }
-function goInt(text) {
-  const plain2 = numberText(text);
+function goInt(text2) {
+  const plain2 = numberText(text2);
   if (plain2 === void 0 || !GO_INT.test(plain2))
     return void 0;
   const negative = plain2[0] === "-";
@@ -48194,20 +48430,20 @@ function goInt(text) {
   const value = prefix === "0x" ? Number.parseInt(digits.slice(2), 16) : prefix === "0b" ? Number.parseInt(digits.slice(2), 2) : prefix === "0o" ? Number.parseInt(digits.slice(2), 8) : digits.length > 1 && digits[0] === "0" ? Number.parseInt(digits.slice(1), 8) : Number.parseInt(digits, 10);
   return negative ? -value : value;
 }
-function goFloat(text) {
-  const plain2 = numberText(text);
+function goFloat(text2) {
+  const plain2 = numberText(text2);
   let value;
   if (plain2 !== void 0)
     value = YAML_STYLE_FLOAT.test(plain2) ? Number(plain2) : void 0;
-  else if (GO_DOT_FLOAT.test(text))
-    value = Number(text.replace(/_/g, ""));
+  else if (GO_DOT_FLOAT.test(text2))
+    value = Number(text2.replace(/_/g, ""));
   return value !== void 0 && Number.isFinite(value) ? value : void 0;
 }
-function goYamlNumber(text) {
-  return goInt(text) ?? goFloat(text);
+function goYamlNumber(text2) {
+  return goInt(text2) ?? goFloat(text2);
 }
 function accepts2(parse5) {
-  return { test: (text) => parse5(text) !== void 0 };
+  return { test: (text2) => parse5(text2) !== void 0 };
 }
 function mergeOver(context, target, merged2) {
   const source = (0, import_yaml3.isAlias)(merged2) ? merged2.resolve(context.doc, context) : merged2;
@@ -48230,8 +48466,8 @@ function addMergeToJSMap(context, target, value) {
 function isTaggedMergeKey(node) {
   return (0, import_yaml3.isScalar)(node) && node.value === "<<" && (node.tag === "!" || node.tag === MERGE_TAG);
 }
-function goMergeKeys(documents, text) {
-  if (!text.includes("<<"))
+function goMergeKeys(documents, text2) {
+  if (!text2.includes("<<"))
     return;
   for (const doc of documents) {
     (0, import_yaml3.visit)(doc, {
@@ -48296,12 +48532,12 @@ function reportDuplicateKeys(doc) {
   doc.errors.length = 0;
   pushAll(doc.errors, merged2);
 }
-function parseAsGoYaml(text, options) {
-  const parsed2 = (0, import_yaml3.parseAllDocuments)(text, { ...GO_YAML, ...options });
+function parseAsGoYaml(text2, options) {
+  const parsed2 = (0, import_yaml3.parseAllDocuments)(text2, { ...GO_YAML, ...options });
   const documents = Array.isArray(parsed2) ? parsed2 : [];
   for (const doc of documents)
     reportDuplicateKeys(doc);
-  goMergeKeys(documents, text);
+  goMergeKeys(documents, text2);
   return documents;
 }
 var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, GO_MERGE_TAG_NAME, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, EXPLICIT_MERGE_TAG, GO_YAML;
@@ -48326,7 +48562,7 @@ var init_go_yaml_schema = __esm({
       default: true,
       tag: INT_TAG,
       test: accepts2(goInt),
-      resolve: (text) => goInt(text) ?? text,
+      resolve: (text2) => goInt(text2) ?? text2,
       stringify: import_util.stringifyNumber
     };
     GO_FLOAT_TAG = {
@@ -48334,7 +48570,7 @@ var init_go_yaml_schema = __esm({
       default: true,
       tag: FLOAT_TAG,
       test: accepts2(goYamlNumber),
-      resolve: (text) => goYamlNumber(text) ?? text,
+      resolve: (text2) => goYamlNumber(text2) ?? text2,
       stringify: import_util.stringifyNumber
     };
     GO_MERGE_TAG = {
@@ -48349,7 +48585,7 @@ var init_go_yaml_schema = __esm({
       identify: () => false,
       default: false,
       tag: MERGE_TAG,
-      resolve: (text) => text
+      resolve: (text2) => text2
     };
     GO_YAML = { version: "1.1", customTags: goYamlTags, merge: false, uniqueKeys: false };
   }
@@ -48430,10 +48666,10 @@ function checkTypeMeta(object, path, kind, apiVersions, problems) {
     problems.add([...path, "kind"], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
   return problems.problems.length === before;
 }
-function validateExemptions(list3, path, check7, problems) {
+function validateExemptions(list3, path, check8, problems) {
   const seen = /* @__PURE__ */ new Set();
   list3.forEach((item, index) => {
-    const errors = check7(item);
+    const errors = check8(item);
     if (errors.length > 0)
       problems.add([...path, index], `Invalid value: ${quoteValue(item)}: ${errors.join(", ")}`);
     else if (seen.has(item))
@@ -48567,11 +48803,11 @@ function readReferencedFile(referencedFile, file, index) {
     return unreadable("not read");
   if (read2.bytes.length === 0)
     return void 0;
-  const text = decode(read2.bytes);
-  if (text === null)
+  const text2 = decode(read2.bytes);
+  if (text2 === null)
     return fail("invalid", referencedFile, [{ path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml4.LineCounter();
-  const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
+  const document = parseAsGoYaml(text2, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
     return { line: line2, column: col };
@@ -48893,10 +49129,10 @@ function decodeSpec(spec, pathOf3) {
     volumes: decodeVolumes(spec, pathOf3)
   };
 }
-function decodePod(podMetadata, podSpec2, { paths = true } = {}) {
+function decodePod(podMetadata, podSpec3, { paths = true } = {}) {
   return {
     annotations: decodeAnnotations(isRecord2(podMetadata) ? podMetadata : void 0),
-    spec: decodeSpec(isRecord2(podSpec2) ? podSpec2 : void 0, paths ? withPaths : withoutPaths)
+    spec: decodeSpec(isRecord2(podSpec3) ? podSpec3 : void 0, paths ? withPaths : withoutPaths)
   };
 }
 var withPaths, NO_PATH, withoutPaths, INT32_LIMIT, INT64_LIMIT;
@@ -49416,40 +49652,40 @@ var init_proc_mount_restricted = __esm({
 // dist/src/psa/checks/registry.js
 function validateChecks(checks) {
   const levels = /* @__PURE__ */ new Map();
-  for (const check7 of checks) {
-    if (levels.has(check7.id))
-      throw new Error(`multiple checks registered for ID ${check7.id}`);
-    levels.set(check7.id, check7.level);
-    if (check7.versions.length === 0)
-      throw new Error(`check ${check7.id}: empty`);
+  for (const check8 of checks) {
+    if (levels.has(check8.id))
+      throw new Error(`multiple checks registered for ID ${check8.id}`);
+    levels.set(check8.id, check8.level);
+    if (check8.versions.length === 0)
+      throw new Error(`check ${check8.id}: empty`);
     let previous = -1;
-    for (const version2 of check7.versions) {
+    for (const version2 of check8.versions) {
       if (!Number.isInteger(version2.minimumVersion) || version2.minimumVersion < 0) {
-        throw new Error(`check ${check7.id}: invalid version ${version2.minimumVersion}`);
+        throw new Error(`check ${check8.id}: invalid version ${version2.minimumVersion}`);
       }
       if (version2.minimumVersion <= previous)
-        throw new Error(`check ${check7.id}: versions must be strictly increasing`);
+        throw new Error(`check ${check8.id}: versions must be strictly increasing`);
       previous = version2.minimumVersion;
     }
   }
-  for (const check7 of checks) {
-    for (const version2 of check7.versions) {
+  for (const check8 of checks) {
+    for (const version2 of check8.versions) {
       if ((version2.overrideCheckIds ?? []).length === 0)
         continue;
-      if (check7.level !== "restricted")
-        throw new Error(`check ${check7.id}: only restricted checks may set overrides`);
+      if (check8.level !== "restricted")
+        throw new Error(`check ${check8.id}: only restricted checks may set overrides`);
       for (const overridden of version2.overrideCheckIds ?? []) {
         const overriddenLevel = levels.get(overridden);
         if (overriddenLevel !== void 0 && overriddenLevel !== "baseline") {
-          throw new Error(`check ${check7.id}: overrides ${overriddenLevel} check ${overridden}`);
+          throw new Error(`check ${check8.id}: overrides ${overriddenLevel} check ${overridden}`);
         }
       }
     }
   }
 }
-function versionAt(check7, minor2) {
+function versionAt(check8, minor2) {
   let applicable;
-  for (const version2 of check7.versions) {
+  for (const version2 of check8.versions) {
     if (version2.minimumVersion <= minor2)
       applicable = version2;
   }
@@ -49457,26 +49693,26 @@ function versionAt(check7, minor2) {
 }
 function buildRegistry(checks) {
   validateChecks(checks);
-  const maxMinor = Math.max(0, ...checks.map((check7) => check7.versions[check7.versions.length - 1].minimumVersion));
+  const maxMinor = Math.max(0, ...checks.map((check8) => check8.versions[check8.versions.length - 1].minimumVersion));
   const byId = (a, b) => compareGoStrings(a.id, b.id);
   const ordered = [
-    ...checks.filter((check7) => check7.level === "baseline").sort(byId),
-    ...checks.filter((check7) => check7.level === "restricted").sort(byId)
+    ...checks.filter((check8) => check8.level === "baseline").sort(byId),
+    ...checks.filter((check8) => check8.level === "restricted").sort(byId)
   ];
   const baseline = [];
   const restricted = [];
   for (let minor2 = 0; minor2 <= maxMinor; minor2++) {
-    const overridden = new Set(ordered.filter((check7) => check7.level === "restricted").flatMap((check7) => versionAt(check7, minor2)?.overrideCheckIds ?? []));
+    const overridden = new Set(ordered.filter((check8) => check8.level === "restricted").flatMap((check8) => versionAt(check8, minor2)?.overrideCheckIds ?? []));
     const baselineAt = [];
     const restrictedAt = [];
-    for (const check7 of ordered) {
-      const version2 = versionAt(check7, minor2);
+    for (const check8 of ordered) {
+      const version2 = versionAt(check8, minor2);
       if (version2 === void 0)
         continue;
-      const registered = { id: check7.id, checkPod: version2.checkPod };
-      if (check7.level === "baseline")
+      const registered = { id: check8.id, checkPod: version2.checkPod };
+      if (check8.level === "baseline")
         baselineAt.push(registered);
-      if (check7.level === "restricted" || !overridden.has(check7.id))
+      if (check8.level === "restricted" || !overridden.has(check8.id))
         restrictedAt.push(registered);
     }
     baseline.push(baselineAt);
@@ -50104,29 +50340,29 @@ var init_prepare = __esm({
 });
 
 // dist/src/psa/evaluate.js
-function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
+function evaluatePod(level, version2, podMetadata, podSpec3, options = {}) {
   if (level === "privileged")
     return { allowed: true, failures: [] };
   const checks = DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", version2.minor);
-  const pod = prepareAsApiServer(decodePod(podMetadata, podSpec2), options.object ?? "pod");
+  const pod = prepareAsApiServer(decodePod(podMetadata, podSpec3), options.object ?? "pod");
   const failures2 = [];
-  for (const check7 of checks) {
-    const failure = check7.checkPod(pod);
+  for (const check8 of checks) {
+    const failure = check8.checkPod(pod);
     if (failure !== void 0)
-      failures2.push({ check: check7.id, ...failure });
+      failures2.push({ check: check8.id, ...failure });
   }
   return { allowed: failures2.length === 0, failures: failures2 };
 }
-function podPassesAll(levels, podMetadata, podSpec2) {
+function podPassesAll(levels, podMetadata, podSpec3) {
   let pod;
   const passed = /* @__PURE__ */ new Set();
   for (const { level, minor: minor2 } of levels) {
     if (level === "privileged" || passed.has(`${level}:${minor2}`))
       continue;
     passed.add(`${level}:${minor2}`);
-    pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2, { paths: false }), "pod");
-    for (const check7 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
-      if (check7.checkPod(pod) !== void 0)
+    pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec3, { paths: false }), "pod");
+    for (const check8 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
+      if (check8.checkPod(pod) !== void 0)
         return false;
   }
   return true;
@@ -50147,10 +50383,10 @@ var init_evaluate2 = __esm({
 function isExemptNamespace(namespace, config) {
   return namespace !== "" && config.exemptions.namespaces.includes(namespace);
 }
-function isExemptRuntimeClass(podSpec2, config) {
-  if (!isRecord2(podSpec2))
+function isExemptRuntimeClass(podSpec3, config) {
+  if (!isRecord2(podSpec3))
     return false;
-  const name = podSpec2.runtimeClassName;
+  const name = podSpec3.runtimeClassName;
   return typeof name === "string" && name !== "" && config.exemptions.runtimeClasses.includes(name);
 }
 function effectivePolicy(namespaceLabels2, config, namespace) {
@@ -50461,7 +50697,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule34;
+var meta5, SEVERITY, rule35;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -50485,7 +50721,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule34 = defineObjectRule({
+    rule35 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -50533,7 +50769,7 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule35;
+var rule36;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
@@ -50541,7 +50777,7 @@ var init_fail_open = __esm({
     init_webhooks();
     init_rule();
     init_list();
-    rule35 = defineObjectRule({
+    rule36 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -50654,14 +50890,14 @@ function shortName(hook, hooks) {
   return clash ? nameOf(hook) : `"${hook.entry.label}"`;
 }
 function describeHooks(hooks) {
-  const shown = hooks.slice(0, ORDER_SHOWN).map((hook, i) => {
+  const shown2 = hooks.slice(0, ORDER_SHOWN).map((hook, i) => {
     const policy = reinvoked(hook) ? "IfNeeded" : isDefaulted(hook.object, [...hook.entry.path, "reinvocationPolicy"]) ? "Never, the API default" : "Never";
     return `${i + 1}. ${nameOf(hook)} (${policy})`;
   });
-  const rest = hooks.length - shown.length;
-  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+  const rest = hooks.length - shown2.length;
+  return rest > 0 ? `${shown2.join(", ")} and ${rest} more` : shown2.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule36;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule37;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -50687,7 +50923,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule36 = defineObjectRule({
+    rule37 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -50766,7 +51002,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule37;
+var rule38;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -50775,7 +51011,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule37 = defineObjectRule({
+    rule38 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -50825,7 +51061,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule38;
+var rule39;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -50834,7 +51070,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule38 = defineObjectRule({
+    rule39 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -50872,7 +51108,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule39;
+var ACTIONS, rule40;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -50880,7 +51116,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule39 = defineObjectRule({
+    rule40 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -50921,14 +51157,14 @@ function operationsTaken(info, subresource) {
 }
 function clusterScopedTargets(discovery, rules2, named = true) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule45 of rules2) {
-    if (rule45 === null || typeof rule45 !== "object" || rule45.scope === "Namespaced")
+  for (const rule46 of rules2) {
+    if (rule46 === null || typeof rule46 !== "object" || rule46.scope === "Namespaced")
       continue;
-    if (!named && (rule45.resourceNames ?? []).length > 0)
+    if (!named && (rule46.resourceNames ?? []).length > 0)
       continue;
-    const operations = rule45.operations ?? [];
-    const spelled = withAllGroups(discovery, rule45);
-    for (const entry of rule45.resources ?? []) {
+    const operations = rule46.operations ?? [];
+    const spelled = withAllGroups(discovery, rule46);
+    for (const entry of rule46.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         if (info.namespaced || info.group === "" && info.resource === "namespaces")
           continue;
@@ -50995,7 +51231,7 @@ function checkBinding3(binding, run2) {
   }
   return violations;
 }
-var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule40;
+var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule41;
 var init_param_scope = __esm({
   "dist/rules/param-scope.js"() {
     "use strict";
@@ -51007,7 +51243,7 @@ var init_param_scope = __esm({
     init_rule();
     NEVER_ADMITTED_GROUPS = /* @__PURE__ */ new Set(["authentication.k8s.io", "authorization.k8s.io"]);
     POLICY_RESOURCES = /* @__PURE__ */ new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
-    rule40 = defineObjectRule({
+    rule41 = defineObjectRule({
       meta: {
         id: "param-scope",
         title: "A binding's paramRef that cannot find params for the requests it matches",
@@ -51030,13 +51266,13 @@ var init_param_scope = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule41;
+var rule42;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule41 = defineFileRule({
+    rule42 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -51054,13 +51290,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule42;
+var rule43;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule42 = defineFileRule({
+    rule43 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -51088,7 +51324,7 @@ var init_unused_suppression = __esm({
 });
 
 // dist/rules/kustomize-patched.js
-function check6(object, run2, judgedPatched = void 0) {
+function check7(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
   const building = patchesBuilding(object, run2, object.stream).filter(changesFindings);
   const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
@@ -51114,7 +51350,7 @@ function check6(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path11, rule43;
+var import_node_path11, rule44;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
@@ -51124,7 +51360,7 @@ var init_kustomize_patched = __esm({
     init_patched();
     init_namespaces();
     init_rule();
-    rule43 = defineObjectRule({
+    rule44 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -51142,10 +51378,10 @@ var init_kustomize_patched = __esm({
           webhookConfiguration: (object) => {
             const patch = withKustomizeSelectors(object, run2).patch;
             const judged = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
-            return check6({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
+            return check7({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
           },
-          policy: (object) => check6({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
-          namespace: (namespace) => check6({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
+          policy: (object) => check7({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
+          namespace: (namespace) => check7({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
         };
       }
     });
@@ -51159,7 +51395,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule44;
+var KIND, rule45;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -51168,7 +51404,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule44 = defineFileRule({
+    rule45 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -51238,6 +51474,7 @@ var init_rules = __esm({
     init_match_condition_missing_field();
     init_init_containers_unchecked();
     init_scale_subresource_unchecked();
+    init_container_overrides_pod_check();
     init_namespace_opts_out();
     init_pod_security_labels();
     init_pod_security2();
@@ -51253,7 +51490,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule44,
+      rule45,
       rule8,
       rule,
       rule7,
@@ -51293,9 +51530,10 @@ var init_rules = __esm({
       rule38,
       rule39,
       rule40,
-      rule43,
       rule41,
-      rule42
+      rule44,
+      rule42,
+      rule43
     ];
   }
 });
@@ -51367,7 +51605,7 @@ function makeFolders(flag, path, absolute) {
     }
   }
 }
-function writeFileAtomic(flag, path, text, options = {}) {
+function writeFileAtomic(flag, path, text2, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const absolute = (0, import_node_path13.resolve)(cwd, path);
   const what = options.what ?? path;
@@ -51386,7 +51624,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
-    (0, import_node_fs2.writeSync)(fd, text);
+    (0, import_node_fs2.writeSync)(fd, text2);
     (0, import_node_fs2.fsyncSync)(fd);
     (0, import_node_fs2.closeSync)(fd);
     fd = void 0;
@@ -51495,8 +51733,8 @@ var init_covers = __esm({
 });
 
 // dist/src/load/helm.js
-function templateLines(text) {
-  const lines = text.split(/\r?\n/);
+function templateLines(text2) {
+  const lines = text2.split(/\r?\n/);
   const byLine = [null];
   let current = null;
   let atDocumentStart = true;
@@ -51515,11 +51753,11 @@ function templateLines(text) {
   return byLine;
 }
 function splitRendered(parsed2) {
-  const text = parsed2.source.text;
-  if (text === null || !text.includes("# Source: "))
+  const text2 = parsed2.source.text;
+  if (text2 === null || !text2.includes("# Source: "))
     return [parsed2];
-  const byLine = templateLines(text);
-  const lines = text.split(/\r?\n/);
+  const byLine = templateLines(text2);
+  const lines = text2.split(/\r?\n/);
   const at = (line2) => byLine[line2 > 1 && DOCUMENT_MARKER.test(lines[line2 - 1] ?? "") ? line2 - 1 : line2] ?? null;
   const templateOf = /* @__PURE__ */ new Map();
   for (const manifest of parsed2.manifests) {
@@ -51539,7 +51777,7 @@ function splitRendered(parsed2) {
     const path = template ?? stream;
     let group = groups.get(path);
     if (group === void 0) {
-      const source = template === null ? parsed2.source : { path, text, renderedFrom: stream };
+      const source = template === null ? parsed2.source : { path, text: text2, renderedFrom: stream };
       group = { source, documents: /* @__PURE__ */ new Set() };
       groups.set(path, group);
     }
@@ -51784,10 +52022,10 @@ function isFolder2(path) {
     return false;
   }
 }
-function patchPaths(text) {
+function patchPaths(text2) {
   let document;
   try {
-    document = (0, import_yaml6.parse)(text, { logLevel: "silent" });
+    document = (0, import_yaml6.parse)(text2, { logLevel: "silent" });
   } catch {
     return [];
   }
@@ -51942,28 +52180,28 @@ var init_kustomization = __esm({
         this.listings.push({ file: file.split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
-      visitFolder(shown) {
-        const folder = (0, import_node_path15.resolve)(shown);
+      visitFolder(shown2) {
+        const folder = (0, import_node_path15.resolve)(shown2);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
-        this.read(folder, shown);
+        this.read(folder, shown2);
       }
-      read(folder, shown) {
+      read(folder, shown2) {
         const present2 = folderNames(folder);
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
           const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path15.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path15.join)(shown2, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
-          const text = Buffer.from(read2.bytes).toString("utf8");
-          for (const patch of patchPaths(text))
+          const text2 = Buffer.from(read2.bytes).toString("utf8");
+          for (const patch of patchPaths(text2))
             this.patchFiles.add((0, import_node_path15.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path15.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          pushAll(this.listings, kustomizationListings((0, import_node_path15.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          const patched2 = kustomizePatches((0, import_node_path15.join)(shown2, name).split("\\").join("/"), text2, true, (path) => readPatchFile(folder, path));
+          pushAll(this.listings, kustomizationListings((0, import_node_path15.join)(shown2, name).split("\\").join("/"), folder, text2, true, (path) => readPatchFile(folder, path)));
           pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path15.resolve)(folder, patch.source) }));
         }
       }
@@ -51972,8 +52210,8 @@ var init_kustomization = __esm({
 });
 
 // dist/src/parse/prefilter.js
-function spelledOtherwise(text) {
-  return text.includes("\\") ? SPELLED_OTHERWISE2.test(text) : text.includes("binary");
+function spelledOtherwise(text2) {
+  return text2.includes("\\") ? SPELLED_OTHERWISE2.test(text2) : text2.includes("binary");
 }
 function contentStart(scanned, from, to) {
   for (let i = from; i < to; i++) {
@@ -52049,12 +52287,12 @@ function scanDocuments(scanned, from = 0) {
   }
   return documents;
 }
-function documentLines(text) {
+function documentLines(text2) {
   return scanDocuments({
-    length: text.length,
-    codeAt: (i) => text.charCodeAt(i),
-    lineFeedFrom: (from) => text.indexOf("\n", from),
-    markerLineFrom: firstOfNeedles((needle, from) => text.indexOf(MARKER_NEEDLES[needle], from), MARKER_NEEDLES.length)
+    length: text2.length,
+    codeAt: (i) => text2.charCodeAt(i),
+    lineFeedFrom: (from) => text2.indexOf("\n", from),
+    markerLineFrom: firstOfNeedles((needle, from) => text2.indexOf(MARKER_NEEDLES[needle], from), MARKER_NEEDLES.length)
   });
 }
 function firstOfNeedles(search, needles) {
@@ -52075,14 +52313,14 @@ function firstOfNeedles(search, needles) {
     return first;
   };
 }
-function mightBeService(text) {
-  return text.includes("Service");
+function mightBeService(text2) {
+  return text2.includes("Service");
 }
-function mightBeNetworkPolicy(text) {
-  return text.includes("NetworkPolicy");
+function mightBeNetworkPolicy(text2) {
+  return text2.includes("NetworkPolicy");
 }
-function mightHoldPrivateKey(text) {
-  return text.includes("Secret");
+function mightHoldPrivateKey(text2) {
+  return text2.includes("Secret");
 }
 function bytesMayHoldService(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(SERVICE_BYTES);
@@ -52215,17 +52453,17 @@ function workloadDocuments(namespaces) {
   if (namespaces === void 0)
     return mightBeWorkload;
   const { set: names2, groups } = prepared(namespaces);
-  const named = (text) => {
+  const named = (text2) => {
     NAMESPACE_VALUE.lastIndex = 0;
-    for (let match = NAMESPACE_VALUE.exec(text); match !== null; match = NAMESPACE_VALUE.exec(text))
+    for (let match = NAMESPACE_VALUE.exec(text2); match !== null; match = NAMESPACE_VALUE.exec(text2))
       if (names2.has(match[1]))
         return true;
-    return someNameIn(groups, (part) => text.includes(part));
+    return someNameIn(groups, (part) => text2.includes(part));
   };
-  return (text) => spelledOtherwise(text) || WORKLOAD_KIND_PARTS.test(text) && named(text);
+  return (text2) => spelledOtherwise(text2) || WORKLOAD_KIND_PARTS.test(text2) && named(text2);
 }
-function mightBeWorkload(text) {
-  return WORKLOAD_KIND_PARTS.test(text) || spelledOtherwise(text);
+function mightBeWorkload(text2) {
+  return WORKLOAD_KIND_PARTS.test(text2) || spelledOtherwise(text2);
 }
 function countDocuments(buffer, from = 0) {
   const scanned = {
@@ -52284,17 +52522,17 @@ function countDocuments(buffer, from = 0) {
   }
   return { documents, skipped: withContent };
 }
-function mightBeRead(text) {
-  return READ_KIND_PARTS.test(text) || spelledOtherwise(text);
+function mightBeRead(text2) {
+  return READ_KIND_PARTS.test(text2) || spelledOtherwise(text2);
 }
-function prefilter(text, reads = mightBeRead, settle, byValue) {
-  if (text.includes(SUPPRESSION_MARK))
+function prefilter(text2, reads = mightBeRead, settle, byValue) {
+  if (text2.includes(SUPPRESSION_MARK))
     return { mode: "all" };
-  let whole = reads(text);
+  let whole = reads(text2);
   let settled = 0;
-  const marked = MARKER_LINE.test(text);
+  const marked = MARKER_LINE.test(text2);
   if (whole && !marked && settle !== void 0) {
-    const answer = settle(text);
+    const answer = settle(text2);
     if (answer !== void 0) {
       whole = false;
       if (answer === "read")
@@ -52303,7 +52541,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
   }
   if (whole && !marked && byValue === void 0)
     return { mode: "all" };
-  const documents = documentLines(text);
+  const documents = documentLines(text2);
   if (documents === void 0)
     return { mode: "all" };
   const withContent = documents.filter((document) => document.firstContent >= 0);
@@ -52312,7 +52550,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
     return { mode: "none", documents: documents.length, skipped: withContent.length, ...counts };
   const values = [];
   const blank2 = withContent.filter((document) => {
-    const documentText2 = text.slice(document.start, document.end);
+    const documentText2 = text2.slice(document.start, document.end);
     if (!reads(documentText2))
       return true;
     const answer = settle?.(documentText2);
@@ -52320,7 +52558,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
       settled++;
     if (answer !== void 0)
       return true;
-    const read2 = byValue?.(documentText2, document.start, text.charCodeAt(document.end) === 10);
+    const read2 = byValue?.(documentText2, document.start, text2.charCodeAt(document.end) === 10);
     if (read2 === void 0)
       return false;
     values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, ...read2 });
@@ -52337,11 +52575,11 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
   const pieces = [];
   let at = 0;
   for (const document of blank2) {
-    pieces.push(text.slice(at, document.firstContent), "~");
-    pieces.push(text.slice(document.firstContent + 1, document.end).replace(/[^\n]+/g, (run2) => " ".repeat(run2.length)));
+    pieces.push(text2.slice(at, document.firstContent), "~");
+    pieces.push(text2.slice(document.firstContent + 1, document.end).replace(/[^\n]+/g, (run2) => " ".repeat(run2.length)));
     at = document.end;
   }
-  pieces.push(text.slice(at));
+  pieces.push(text2.slice(at));
   return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }
 var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, MARKER_NEEDLES, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, NETWORK_POLICY_BYTES, OTHER_NETWORK_POLICY, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NamespaceNames, NAMESPACE_VALUE, MARKER_NEEDLE_BYTES;
@@ -52433,13 +52671,13 @@ var init_position_records = __esm({
 function fail2() {
   throw new NotSimple();
 }
-function readLine(indent, text) {
-  const c = text.charCodeAt(0);
+function readLine(indent, text2) {
+  const c = text2.charCodeAt(0);
   if (c === 9) {
-    const rest = text.trimStart();
-    return { indent, text, blank: rest === "", comment: rest[0] === "#", tab: true };
+    const rest = text2.trimStart();
+    return { indent, text: text2, blank: rest === "", comment: rest[0] === "#", tab: true };
   }
-  return { indent, text, blank: text.length === 0, comment: c === 35, tab: text.includes("	") };
+  return { indent, text: text2, blank: text2.length === 0, comment: c === 35, tab: text2.includes("	") };
 }
 function isBlank2(line2) {
   return line2.blank;
@@ -52447,24 +52685,24 @@ function isBlank2(line2) {
 function isComment(line2) {
   return line2.comment;
 }
-function plainValue(text) {
-  const c = text.charCodeAt(0);
+function plainValue(text2) {
+  const c = text2.charCodeAt(0);
   if (c >= 97 && c <= 122 || c >= 65 && c <= 90) {
-    const word = text.length <= 5 ? WORDS.get(text) : void 0;
-    return word !== void 0 ? word : text;
+    const word = text2.length <= 5 ? WORDS.get(text2) : void 0;
+    return word !== void 0 ? word : text2;
   }
-  if (NULL.test(text))
+  if (NULL.test(text2))
     return null;
-  if (TRUE.test(text))
+  if (TRUE.test(text2))
     return true;
-  if (FALSE.test(text))
+  if (FALSE.test(text2))
     return false;
-  const number = goYamlNumber(text);
+  const number = goYamlNumber(text2);
   if (number !== void 0)
     return number;
-  if (INDICATOR.test(text) || DASH_LIKE.test(text) || SPECIAL.test(text))
+  if (INDICATOR.test(text2) || DASH_LIKE.test(text2) || SPECIAL.test(text2))
     fail2();
-  return text;
+  return text2;
 }
 function decodeDouble(raw) {
   let value = "";
@@ -52500,16 +52738,16 @@ function decodeDouble(raw) {
   }
   return { value, literalEnd, escapedBreak: false };
 }
-function closingQuote(text, from) {
-  const quote = text[0];
-  for (let at = from; at < text.length; at++) {
-    const c = text[at];
+function closingQuote(text2, from) {
+  const quote = text2[0];
+  for (let at = from; at < text2.length; at++) {
+    const c = text2[at];
     if (quote === '"' && c === "\\") {
       at++;
       continue;
     }
     if (c === quote) {
-      if (quote === "'" && text[at + 1] === "'") {
+      if (quote === "'" && text2[at + 1] === "'") {
         at++;
         continue;
       }
@@ -52524,17 +52762,17 @@ function quotedPiece(quote, raw) {
   const value = raw.replace(/''/g, "'");
   return { value, literalEnd: value.length - value.replace(/ +$/, "").length, escapedBreak: false };
 }
-function quoted(text) {
-  const close2 = closingQuote(text, 1);
+function quoted(text2) {
+  const close2 = closingQuote(text2, 1);
   if (close2 < 0)
     fail2();
-  const piece = quotedPiece(text[0], text.slice(1, close2));
+  const piece = quotedPiece(text2[0], text2.slice(1, close2));
   if (piece.escapedBreak)
     fail2();
   return { value: piece.value, end: close2 + 1 };
 }
-function restIsEmpty(text) {
-  return text.trim() === "" || /^ +#/.test(text);
+function restIsEmpty(text2) {
+  return text2.trim() === "" || /^ +#/.test(text2);
 }
 function flowLine(value, depth) {
   const reader = new FlowReader(value, 0);
@@ -52549,48 +52787,48 @@ function setKey(object, key2, value) {
     fail2();
   object[key2] = value;
 }
-function splitKey(text) {
-  if (text[0] === '"' || text[0] === "'") {
-    const close2 = closingQuote(text, 1);
+function splitKey(text2) {
+  if (text2[0] === '"' || text2[0] === "'") {
+    const close2 = closingQuote(text2, 1);
     if (close2 < 0)
       return void 0;
-    const { value, end } = quoted(text);
-    const after2 = text.slice(end).trimStart();
+    const { value, end } = quoted(text2);
+    const after2 = text2.slice(end).trimStart();
     if (!after2.startsWith(":") || after2.length > 1 && after2[1] !== " ")
       return void 0;
-    if (text.length - after2.length > MAX_KEY_SPAN)
+    if (text2.length - after2.length > MAX_KEY_SPAN)
       fail2();
     return { key: value, rest: after2.slice(1) };
   }
-  const first = text.charCodeAt(0);
+  const first = text2.charCodeAt(0);
   if (!(first >= 97 && first <= 122 || first >= 65 && first <= 90 || first === 95))
     return void 0;
   let at = 1;
-  for (let c = text.charCodeAt(at); c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 45 && c <= 57 || c === 95; c = text.charCodeAt(++at))
+  for (let c = text2.charCodeAt(at); c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 45 && c <= 57 || c === 95; c = text2.charCodeAt(++at))
     ;
-  const key2 = text.slice(0, at);
-  while (text.charCodeAt(at) === 32)
+  const key2 = text2.slice(0, at);
+  while (text2.charCodeAt(at) === 32)
     at++;
-  if (text.charCodeAt(at) !== 58)
+  if (text2.charCodeAt(at) !== 58)
     return void 0;
   if (at > MAX_KEY_SPAN)
     fail2();
-  const after = text.charCodeAt(at + 1);
+  const after = text2.charCodeAt(at + 1);
   if (after === 32)
     at++;
-  else if (at + 1 < text.length)
+  else if (at + 1 < text2.length)
     return void 0;
   if (typeof plainValue(key2) !== "string")
     fail2();
-  return { key: key2, rest: text.slice(at + 1) };
+  return { key: key2, rest: text2.slice(at + 1) };
 }
-function lineKey(text) {
+function lineKey(text2) {
   try {
-    const entry = splitKey(text);
+    const entry = splitKey(text2);
     if (entry === void 0)
       return void 0;
-    const c = text[0];
-    const length = c === '"' || c === "'" ? closingQuote(text, 1) + 1 : entry.key.length;
+    const c = text2[0];
+    const length = c === '"' || c === "'" ? closingQuote(text2, 1) + 1 : entry.key.length;
     return { key: entry.key, length, rest: entry.rest };
   } catch (error) {
     if (error instanceof NotSimple)
@@ -52598,8 +52836,8 @@ function lineKey(text) {
     throw error;
   }
 }
-function quotedEnd(text) {
-  const close2 = closingQuote(text, 1);
+function quotedEnd(text2) {
+  const close2 = closingQuote(text2, 1);
   return close2 < 0 ? -1 : close2 + 1;
 }
 function fold(pieces, breaks) {
@@ -52644,17 +52882,17 @@ function rawIndent(raw) {
   }
   return at;
 }
-function readSimpleDocument(text, options = {}) {
-  return readDocument(text, options.skip, void 0)?.value;
+function readSimpleDocument(text2, options = {}) {
+  return readDocument(text2, options.skip, void 0)?.value;
 }
-function readSimplePositions(text, shift, lineBreakAfter) {
-  const read2 = readDocument(text, void 0, { shift, lineBreakAfter });
+function readSimplePositions(text2, shift, lineBreakAfter) {
+  const read2 = readDocument(text2, void 0, { shift, lineBreakAfter });
   return read2 === void 0 ? void 0 : { value: read2.value, positions: read2.positions };
 }
-function readDocument(text, skip2, positions) {
-  if (UNREAD_CHARACTERS.test(text) || text.includes("\r") && LONE_CR.test(text))
+function readDocument(text2, skip2, positions) {
+  if (UNREAD_CHARACTERS.test(text2) || text2.includes("\r") && LONE_CR.test(text2))
     return void 0;
-  const raws = text.split("\n");
+  const raws = text2.split("\n");
   for (const raw of raws) {
     const c = raw.charCodeAt(0);
     if (c === 37)
@@ -52673,7 +52911,7 @@ function readDocument(text, skip2, positions) {
     const value = reader.mapping(first.indent);
     if (!reader.done())
       return void 0;
-    if (reader.aliases * text.length > MAX_ALIAS_WORK)
+    if (reader.aliases * text2.length > MAX_ALIAS_WORK)
       return void 0;
     const records = reader.records();
     return records === void 0 ? { value } : { value, positions: records };
@@ -52736,8 +52974,8 @@ var init_simple_yaml = __esm({
       text;
       at;
       record;
-      constructor(text, at, record) {
-        this.text = text;
+      constructor(text2, at, record) {
+        this.text = text2;
         this.at = at;
         this.record = record;
       }
@@ -52986,10 +53224,10 @@ var init_simple_yaml = __esm({
         }
         return line2;
       }
-      splitKey(text) {
-        if (text !== this.splitText) {
-          this.splitAnswer = splitKey(text);
-          this.splitText = text;
+      splitKey(text2) {
+        if (text2 !== this.splitText) {
+          this.splitAnswer = splitKey(text2);
+          this.splitText = text2;
         }
         return this.splitAnswer;
       }
@@ -53010,8 +53248,8 @@ var init_simple_yaml = __esm({
         return void 0;
       }
       /** `-` alone or before a space (trailing spaces are not trimmed). */
-      static isItem(text) {
-        return text.charCodeAt(0) === 45 && (text.length === 1 || text.charCodeAt(1) === 32);
+      static isItem(text2) {
+        return text2.charCodeAt(0) === 45 && (text2.length === 1 || text2.charCodeAt(1) === 32);
       }
       block(indent) {
         return _Reader.isItem(this.line.text) ? this.sequence(indent) : this.mapping(indent);
@@ -53047,13 +53285,13 @@ var init_simple_yaml = __esm({
        * node whose key or dash is at column `indent`; undefined when there is none (it follows on the
        * next lines). Multi-line scalars take the lines they span.
        */
-      inlineValue(text, indent, offset) {
-        let value = text.charCodeAt(0) === 32 && text.charCodeAt(1) !== 32 ? text.slice(1) : text.trimStart();
+      inlineValue(text2, indent, offset) {
+        let value = text2.charCodeAt(0) === 32 && text2.charCodeAt(1) !== 32 ? text2.slice(1) : text2.trimStart();
         if (value.length === 0 || value.charCodeAt(0) === 35 || value.trimEnd() === "")
           return void 0;
         if (this.record === void 0)
           return this.inlineNode(value, indent);
-        const start = offset + text.length - value.length;
+        const start = offset + text2.length - value.length;
         const line2 = this.at - 1;
         const first = value[0];
         if (first === "[" || first === "{") {
@@ -53145,14 +53383,14 @@ var init_simple_yaml = __esm({
           }
           if (line2.indent <= indent || isComment(line2))
             break;
-          const text = line2.text.trimEnd();
-          if (CONTINUATION_UNREAD.test(text))
+          const text2 = line2.text.trimEnd();
+          if (CONTINUATION_UNREAD.test(text2))
             fail2();
-          pieces.push(text);
+          pieces.push(text2);
           breaks.push(empty2);
           empty2 = 0;
           if (this.record !== void 0)
-            this.endScalar(at, this.offset(at, line2.indent) + text.length);
+            this.endScalar(at, this.offset(at, line2.indent) + text2.length);
           at++;
           this.at = at;
         }
@@ -53167,17 +53405,17 @@ var init_simple_yaml = __esm({
         return value;
       }
       /** A quoted scalar from `text` (its line's rest, trimmed), over as many lines as it takes (folded). */
-      quotedScalar(text, indent) {
-        const quote = text[0];
-        if (closingQuote(text, 1) >= 0) {
-          const { value, end } = quoted(text);
-          if (!restIsEmpty(text.slice(end)))
+      quotedScalar(text2, indent) {
+        const quote = text2[0];
+        if (closingQuote(text2, 1) >= 0) {
+          const { value, end } = quoted(text2);
+          if (!restIsEmpty(text2.slice(end)))
             fail2();
           if (this.record !== void 0)
             this.endScalar(this.at - 1, this.valueStart + end);
           return value;
         }
-        let piece = quotedPiece(quote, text.slice(1));
+        let piece = quotedPiece(quote, text2.slice(1));
         const pieces = [piece.escapedBreak ? piece.value : piece.value.slice(0, piece.value.length - piece.literalEnd)];
         const breaks = [];
         let joined = piece.escapedBreak;
@@ -53216,8 +53454,8 @@ var init_simple_yaml = __esm({
         }
       }
       /** A literal or folded block scalar, its header `text`, under a node at column `indent`. */
-      blockScalar(text, indent) {
-        const header = BLOCK_HEADER.exec(text);
+      blockScalar(text2, indent) {
+        const header = BLOCK_HEADER.exec(text2);
         if (header === null)
           fail2();
         const folded = header[1] === ">";
@@ -53415,16 +53653,16 @@ function own(object, key2, value) {
     decline();
   object[key2] = value;
 }
-function closingQuoteFrom(text, from) {
-  const quote = text.charCodeAt(from);
-  for (let at = from + 1; at < text.length; at++) {
-    const c = text.charCodeAt(at);
+function closingQuoteFrom(text2, from) {
+  const quote = text2.charCodeAt(from);
+  for (let at = from + 1; at < text2.length; at++) {
+    const c = text2.charCodeAt(at);
     if (quote === 34 && c === 92) {
       at++;
       continue;
     }
     if (c === quote) {
-      if (quote === 39 && text.charCodeAt(at + 1) === 39) {
+      if (quote === 39 && text2.charCodeAt(at + 1) === 39) {
         at++;
         continue;
       }
@@ -53433,27 +53671,27 @@ function closingQuoteFrom(text, from) {
   }
   return -1;
 }
-function contentAt(text, start) {
+function contentAt(text2, start) {
   let at = start;
-  while (text.charCodeAt(at) === SPACE)
+  while (text2.charCodeAt(at) === SPACE)
     at++;
   return at;
 }
-function lineEndFrom(text, at) {
-  const end = text.indexOf("\n", at);
-  return end < 0 ? text.length : end;
+function lineEndFrom(text2, at) {
+  const end = text2.indexOf("\n", at);
+  return end < 0 ? text2.length : end;
 }
-function dashAt(text, at, lineEnd2) {
-  return text.charCodeAt(at) === DASH && (at + 1 === lineEnd2 || text.charCodeAt(at + 1) === SPACE);
+function dashAt(text2, at, lineEnd2) {
+  return text2.charCodeAt(at) === DASH && (at + 1 === lineEnd2 || text2.charCodeAt(at + 1) === SPACE);
 }
-function inValue(text, at, lineEnd2, lineIndent, indent, empty2) {
-  return lineIndent > indent || empty2 && lineIndent === indent && dashAt(text, at, lineEnd2);
+function inValue(text2, at, lineEnd2, lineIndent, indent, empty2) {
+  return lineIndent > indent || empty2 && lineIndent === indent && dashAt(text2, at, lineEnd2);
 }
-function readCommonDocument(text, options = {}) {
-  if (DECLINED_CHARACTERS.test(text))
+function readCommonDocument(text2, options = {}) {
+  if (DECLINED_CHARACTERS.test(text2))
     return void 0;
   try {
-    const reader = new LineReader(text, options.skip);
+    const reader = new LineReader(text2, options.skip);
     const indent = reader.peek();
     if (indent < 0 || reader.isItem())
       return void 0;
@@ -53503,21 +53741,21 @@ var init_common_yaml = __esm({
       /** Where OPENER found a quote or bracket last, at or after a skipped line's start (-1: none left). */
       opener = -2;
       depth = 0;
-      constructor(text, skip2) {
-        this.text = text;
+      constructor(text2, skip2) {
+        this.text = text2;
         this.skip = skip2;
       }
       /** The indentation of the next line that is neither blank nor a comment, or -1 at the end. */
       peek() {
         if (this.found)
           return this.indent;
-        const text = this.text;
-        const length = text.length;
+        const text2 = this.text;
+        const length = text2.length;
         let start = this.pos;
         while (start < length) {
-          const at = contentAt(text, start);
-          const end = lineEndFrom(text, at);
-          if (at === end || text.charCodeAt(at) === HASH) {
+          const at = contentAt(text2, start);
+          const end = lineEndFrom(text2, at);
+          if (at === end || text2.charCodeAt(at) === HASH) {
             start = end + 1;
             continue;
           }
@@ -53549,40 +53787,40 @@ var init_common_yaml = __esm({
       readKey(at, lineEnd2 = this.end) {
         if (at === this.keyAt)
           return true;
-        const text = this.text;
-        const first = text.charCodeAt(at);
+        const text2 = this.text;
+        const first = text2.charCodeAt(at);
         if (first === 34 || first === 39) {
           let close2;
           try {
-            close2 = quoted(text.slice(at, lineEnd2)).end;
+            close2 = quoted(text2.slice(at, lineEnd2)).end;
           } catch (error) {
             if (error instanceof NotSimple)
               return false;
             throw error;
           }
           let after2 = at + close2;
-          while (text.charCodeAt(after2) === SPACE)
+          while (text2.charCodeAt(after2) === SPACE)
             after2++;
-          if (text.charCodeAt(after2) === COLON)
+          if (text2.charCodeAt(after2) === COLON)
             decline();
           return false;
         }
         if (!(first >= 97 && first <= 122 || first >= 65 && first <= 90 || first === 95))
           return false;
         let end = at + 1;
-        for (let c = text.charCodeAt(end); c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 45 && c <= 57 || c === 95; c = text.charCodeAt(++end))
+        for (let c = text2.charCodeAt(end); c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 45 && c <= 57 || c === 95; c = text2.charCodeAt(++end))
           ;
         const keyEnd = end;
-        while (text.charCodeAt(end) === SPACE)
+        while (text2.charCodeAt(end) === SPACE)
           end++;
-        if (text.charCodeAt(end) !== COLON || end >= lineEnd2)
+        if (text2.charCodeAt(end) !== COLON || end >= lineEnd2)
           return false;
         if (end - at > MAX_KEY_SPAN2)
           decline();
         const after = end + 1;
-        if (after < lineEnd2 && text.charCodeAt(after) !== SPACE)
+        if (after < lineEnd2 && text2.charCodeAt(after) !== SPACE)
           return false;
-        const key2 = text.slice(at, keyEnd);
+        const key2 = text2.slice(at, keyEnd);
         if (typeof plainValue(key2) !== "string")
           decline();
         this.key = key2;
@@ -53622,12 +53860,12 @@ var init_common_yaml = __esm({
         for (let at = this.peek(); at === indent; at = this.peek()) {
           if (!this.isItem())
             break;
-          const text = this.text;
+          const text2 = this.text;
           let content = this.from + 1;
-          while (text.charCodeAt(content) === SPACE)
+          while (text2.charCodeAt(content) === SPACE)
             content++;
           const end = this.end;
-          if (content >= end || text.charCodeAt(content) === HASH) {
+          if (content >= end || text2.charCodeAt(content) === HASH) {
             this.consume();
             items.push(this.below(indent, false));
           } else if (this.isItem(content)) {
@@ -53663,16 +53901,16 @@ var init_common_yaml = __esm({
       }
       /** The value that starts on the line of a key or dash at column `indent`, at `from` (before `end`), or NONE. */
       inline(from, end, indent) {
-        const text = this.text;
-        while (text.charCodeAt(from) === SPACE)
+        const text2 = this.text;
+        while (text2.charCodeAt(from) === SPACE)
           from++;
         if (from >= end)
           return NONE;
-        const c = text.charCodeAt(from);
+        const c = text2.charCodeAt(from);
         if (c === HASH)
           return NONE;
         if (c === 34 || c === 39) {
-          const line2 = text.slice(from, end);
+          const line2 = text2.slice(from, end);
           if (closingQuote(line2, 1) < 0)
             return this.quotedLines(line2, indent);
           const read2 = quoted(line2);
@@ -53681,27 +53919,27 @@ var init_common_yaml = __esm({
           return read2.value;
         }
         if (c === 91 || c === 123)
-          return flowLine(text.slice(from, end), this.depth);
+          return flowLine(text2.slice(from, end), this.depth);
         if (c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 44 || c === 93 || c === 125 || c === 37 || c === 64 || c === 96 || c === 60 || c === 61)
           decline();
         let last = from;
         let digits = c >= 49 && c <= 57;
         for (let at = from; at < end; at++) {
-          const d = text.charCodeAt(at);
+          const d = text2.charCodeAt(at);
           if (d === SPACE) {
-            if (text.charCodeAt(at + 1) === HASH)
+            if (text2.charCodeAt(at + 1) === HASH)
               break;
             continue;
           }
-          if (d === COLON && (at + 1 === end || text.charCodeAt(at + 1) === SPACE))
+          if (d === COLON && (at + 1 === end || text2.charCodeAt(at + 1) === SPACE))
             decline();
           if (d < 48 || d > 57)
             digits = false;
           last = at + 1;
         }
-        if ((c === DASH || c === 63 || c === COLON) && (last === from + 1 || text.charCodeAt(from + 1) === SPACE))
+        if ((c === DASH || c === 63 || c === COLON) && (last === from + 1 || text2.charCodeAt(from + 1) === SPACE))
           decline();
-        const plain2 = text.slice(from, last);
+        const plain2 = text2.slice(from, last);
         if (digits && last - from <= 15 && plain2.indexOf(" ") < 0)
           return Number(plain2);
         return plainValue(plain2);
@@ -53712,7 +53950,7 @@ var init_common_yaml = __esm({
        * quotedScalar, line for line, on offsets.
        */
       quotedLines(first, indent) {
-        const text = this.text;
+        const text2 = this.text;
         const quote = first[0];
         let piece = quotedPiece(quote, first.slice(1));
         const pieces = [piece.escapedBreak ? piece.value : piece.value.slice(0, piece.value.length - piece.literalEnd)];
@@ -53721,11 +53959,11 @@ var init_common_yaml = __esm({
         let empty2 = 0;
         let start = this.pos;
         for (; ; ) {
-          if (start >= text.length)
+          if (start >= text2.length)
             decline();
           const lineStart2 = start;
-          const at = contentAt(text, start);
-          const lineEnd2 = lineEndFrom(text, at);
+          const at = contentAt(text2, start);
+          const lineEnd2 = lineEndFrom(text2, at);
           start = lineEnd2 + 1;
           if (at === lineEnd2) {
             if (joined)
@@ -53735,7 +53973,7 @@ var init_common_yaml = __esm({
           }
           if (at - lineStart2 <= indent)
             decline();
-          const line2 = text.slice(at, lineEnd2);
+          const line2 = text2.slice(at, lineEnd2);
           const close2 = closingQuote(quote + line2, 1);
           piece = quotedPiece(quote, close2 < 0 ? line2 : line2.slice(0, close2 - 1));
           const value = close2 < 0 && !piece.escapedBreak ? piece.value.slice(0, piece.value.length - piece.literalEnd) : piece.value;
@@ -53762,29 +54000,29 @@ var init_common_yaml = __esm({
        * bracket or a node property, or a line that may leave a quote or bracket open).
        */
       skipValue(restFrom, end, indent) {
-        const text = this.text;
+        const text2 = this.text;
         let value = restFrom;
-        while (text.charCodeAt(value) === SPACE)
+        while (text2.charCodeAt(value) === SPACE)
           value++;
-        const c = value < end ? text.charCodeAt(value) : -1;
+        const c = value < end ? text2.charCodeAt(value) : -1;
         const empty2 = c < 0 || c === HASH;
         if (!empty2 && (c === 34 || c === 39 || c === 91 || c === 123 || c === 38 || c === 42 || c === 33))
           return false;
-        const length = text.length;
+        const length = text2.length;
         let start = this.pos;
         let after = start;
         while (start < length) {
-          const at = contentAt(text, start);
-          const lineEnd2 = lineEndFrom(text, at);
-          const first = text.charCodeAt(at);
+          const at = contentAt(text2, start);
+          const lineEnd2 = lineEndFrom(text2, at);
+          const first = text2.charCodeAt(at);
           if (at === lineEnd2 || first === HASH) {
             start = lineEnd2 + 1;
             continue;
           }
           const lineIndent = at - start;
-          if (!inValue(text, at, lineEnd2, lineIndent, indent, empty2))
+          if (!inValue(text2, at, lineEnd2, lineIndent, indent, empty2))
             break;
-          if (this.openerBefore(at, lineEnd2) && mayOpenPastLine(text.slice(start, lineEnd2), lineIndent)) {
+          if (this.openerBefore(at, lineEnd2) && mayOpenPastLine(text2.slice(start, lineEnd2), lineIndent)) {
             const skimmed = this.skimValue(value, end, indent, empty2);
             if (skimmed === void 0)
               return false;
@@ -53806,8 +54044,8 @@ var init_common_yaml = __esm({
        * indentation). Undefined where a line is none of these forms (then the value is read as usual).
        */
       skimValue(value, keyEnd, indent, empty2) {
-        const text = this.text;
-        const length = text.length;
+        const text2 = this.text;
+        const length = text2.length;
         let textAbove = -1;
         let textKind = PLAIN_TEXT;
         let blockIndent = -1;
@@ -53821,9 +54059,9 @@ var init_common_yaml = __esm({
         }
         let after = start;
         while (start < length) {
-          const at = contentAt(text, start);
-          const lineEnd2 = lineEndFrom(text, at);
-          const first = text.charCodeAt(at);
+          const at = contentAt(text2, start);
+          const lineEnd2 = lineEndFrom(text2, at);
+          const first = text2.charCodeAt(at);
           if (at === lineEnd2 || first === HASH) {
             if (first === HASH && textAbove >= 0 && (textKind === PLAIN_TEXT || at - start <= textAbove || blockIndent >= 0 && at - start < blockIndent))
               textAbove = -1;
@@ -53831,7 +54069,7 @@ var init_common_yaml = __esm({
             continue;
           }
           const lineIndent = at - start;
-          if (!inValue(text, at, lineEnd2, lineIndent, indent, empty2))
+          if (!inValue(text2, at, lineEnd2, lineIndent, indent, empty2))
             break;
           start = lineEnd2 + 1;
           if (textAbove >= 0 && lineIndent > textAbove) {
@@ -53842,7 +54080,7 @@ var init_common_yaml = __esm({
               else if (lineIndent < blockIndent)
                 return void 0;
             } else {
-              const line2 = text.slice(at, lineEnd2);
+              const line2 = text2.slice(at, lineEnd2);
               if (line2.includes(": ") || line2.trimEnd().endsWith(":"))
                 return void 0;
               if (line2.includes(" #"))
@@ -53854,14 +54092,14 @@ var init_common_yaml = __esm({
           let node = at;
           let column = lineIndent;
           let dashes = 0;
-          while (dashAt(text, node, lineEnd2)) {
+          while (dashAt(text2, node, lineEnd2)) {
             column = node - (at - lineIndent);
             dashes++;
             node++;
-            while (text.charCodeAt(node) === SPACE)
+            while (text2.charCodeAt(node) === SPACE)
               node++;
           }
-          if (node >= lineEnd2 || text.charCodeAt(node) === HASH) {
+          if (node >= lineEnd2 || text2.charCodeAt(node) === HASH) {
             after = start;
             continue;
           }
@@ -53869,9 +54107,9 @@ var init_common_yaml = __esm({
           if (this.readKey(node, lineEnd2)) {
             column = node - (at - lineIndent);
             nodeValue = this.restFrom;
-            while (text.charCodeAt(nodeValue) === SPACE)
+            while (text2.charCodeAt(nodeValue) === SPACE)
               nodeValue++;
-            if (nodeValue >= lineEnd2 || text.charCodeAt(nodeValue) === HASH) {
+            if (nodeValue >= lineEnd2 || text2.charCodeAt(nodeValue) === HASH) {
               after = start;
               continue;
             }
@@ -53898,26 +54136,26 @@ var init_common_yaml = __esm({
        * after it, or undefined for the other forms.
        */
       skimNodeValue(from, lineEnd2) {
-        const text = this.text;
-        const c = text.charCodeAt(from);
+        const text2 = this.text;
+        const c = text2.charCodeAt(from);
         if (c === 124 || c === 62)
-          return BLOCK_HEADER2.test(text.slice(from, lineEnd2)) ? BLOCK_TEXT : void 0;
+          return BLOCK_HEADER2.test(text2.slice(from, lineEnd2)) ? BLOCK_TEXT : void 0;
         if (c === 34 || c === 39) {
-          const close2 = closingQuoteFrom(text, from);
+          const close2 = closingQuoteFrom(text2, from);
           if (close2 < 0)
             return void 0;
-          if (c === 34 && text.slice(from, close2).replace(KNOWN_ESCAPE, "").includes("\\"))
+          if (c === 34 && text2.slice(from, close2).replace(KNOWN_ESCAPE, "").includes("\\"))
             return void 0;
-          const lineAfter = lineEndFrom(text, close2);
-          return restIsEmpty(text.slice(close2 + 1, lineAfter)) ? lineAfter + 1 : void 0;
+          const lineAfter = lineEndFrom(text2, close2);
+          return restIsEmpty(text2.slice(close2 + 1, lineAfter)) ? lineAfter + 1 : void 0;
         }
         if (c === 91 || c === 123) {
-          const lineStart2 = text.lastIndexOf("\n", from) + 1;
-          return mayOpenPastLine(text.slice(lineStart2, lineEnd2), from - lineStart2) ? void 0 : lineEnd2 + 1;
+          const lineStart2 = text2.lastIndexOf("\n", from) + 1;
+          return mayOpenPastLine(text2.slice(lineStart2, lineEnd2), from - lineStart2) ? void 0 : lineEnd2 + 1;
         }
         if (c === 38 || c === 33 || c === 42 || c === 63 || c === COLON || c === 44 || c === 93 || c === 125 || c === 37 || c === 64 || c === 96)
           return void 0;
-        const line2 = text.slice(from, lineEnd2);
+        const line2 = text2.slice(from, lineEnd2);
         const comment = line2.indexOf(" #");
         const plain2 = comment < 0 ? line2 : line2.slice(0, comment);
         return plain2.includes(": ") || plain2.trimEnd().endsWith(":") ? void 0 : PLAIN_TEXT;
@@ -54030,25 +54268,25 @@ var init_go_alias_limit = __esm({
 });
 
 // dist/src/parse/simple-positions.js
-function lineAt2(text, start, limit) {
+function lineAt2(text2, start, limit) {
   let content = start;
-  while (content < limit && text.charCodeAt(content) === 32)
+  while (content < limit && text2.charCodeAt(content) === 32)
     content++;
-  let end = text.indexOf("\n", content);
+  let end = text2.indexOf("\n", content);
   if (end < 0 || end > limit)
     end = limit;
   const next = end + 1;
-  if (end > content && text.charCodeAt(end - 1) === 13)
+  if (end > content && text2.charCodeAt(end - 1) === 13)
     end--;
   return { start, indent: content - start, content, end, next };
 }
-function holdsNothing(text, line2) {
-  return line2.content === line2.end || text.charCodeAt(line2.content) === 35;
+function holdsNothing(text2, line2) {
+  return line2.content === line2.end || text2.charCodeAt(line2.content) === 35;
 }
-function locateSimple(text, firstContent, end, path, part) {
+function locateSimple(text2, firstContent, end, path, part) {
   if (path.length === 0)
     return void 0;
-  const rootLine = text.lastIndexOf("\n", firstContent - 1) + 1;
+  const rootLine = text2.lastIndexOf("\n", firstContent - 1) + 1;
   let indent = firstContent - rootLine;
   let at = rootLine;
   for (let i = 0; i < path.length; i++) {
@@ -54057,13 +54295,13 @@ function locateSimple(text, firstContent, end, path, part) {
       return void 0;
     let found;
     while (at < end) {
-      const line3 = lineAt2(text, at, end);
+      const line3 = lineAt2(text2, at, end);
       at = line3.next;
-      if (holdsNothing(text, line3) || line3.indent > indent)
+      if (holdsNothing(text2, line3) || line3.indent > indent)
         continue;
       if (line3.indent < indent)
         return void 0;
-      const lineText = text.slice(line3.content, line3.end);
+      const lineText = text2.slice(line3.content, line3.end);
       if (lineText === "-" || lineText.startsWith("- "))
         continue;
       const entry = lineKey(lineText);
@@ -54088,9 +54326,9 @@ function locateSimple(text, firstContent, end, path, part) {
       let below = at;
       let first;
       while (below < end) {
-        const candidate = lineAt2(text, below, end);
+        const candidate = lineAt2(text2, below, end);
         below = candidate.next;
-        if (!holdsNothing(text, candidate)) {
+        if (!holdsNothing(text2, candidate)) {
           first = candidate;
           break;
         }
@@ -54104,13 +54342,13 @@ function locateSimple(text, firstContent, end, path, part) {
       return { start: keyStart, end: keyEnd };
     if (empty2)
       return void 0;
-    const valueEnd = scalarEnd(text, valueStart, line2.end);
+    const valueEnd = scalarEnd(text2, valueStart, line2.end);
     if (valueEnd === void 0)
       return void 0;
     for (let next = at; next < end; ) {
-      const following = lineAt2(text, next, end);
+      const following = lineAt2(text2, next, end);
       next = following.next;
-      if (holdsNothing(text, following))
+      if (holdsNothing(text2, following))
         continue;
       if (following.indent > indent)
         return void 0;
@@ -54120,17 +54358,17 @@ function locateSimple(text, firstContent, end, path, part) {
   }
   return void 0;
 }
-function scalarEnd(text, start, lineEnd2) {
-  const c = text[start];
+function scalarEnd(text2, start, lineEnd2) {
+  const c = text2[start];
   if (c === '"' || c === "'") {
-    const close2 = quotedEnd(text.slice(start, lineEnd2));
+    const close2 = quotedEnd(text2.slice(start, lineEnd2));
     return close2 < 0 ? void 0 : start + close2;
   }
   if (c === void 0 || "[{|>&*!".includes(c))
     return void 0;
-  const comment = text.indexOf(" #", start);
+  const comment = text2.indexOf(" #", start);
   let valueEnd = comment < 0 || comment > lineEnd2 ? lineEnd2 : comment;
-  while (valueEnd > start && (text.charCodeAt(valueEnd - 1) === 32 || text.charCodeAt(valueEnd - 1) === 9))
+  while (valueEnd > start && (text2.charCodeAt(valueEnd - 1) === 32 || text2.charCodeAt(valueEnd - 1) === 9))
     valueEnd--;
   return valueEnd;
 }
@@ -54367,24 +54605,24 @@ var init_positions = __esm({
 function repairBudget(length) {
   return Math.min(MAX_REPAIR_WORK, Math.max(MIN_REPAIR_WORK, REPAIR_WORK_PER_CHARACTER * length));
 }
-function documentStarts(text) {
+function documentStarts(text2) {
   const starts = [0];
-  for (let at = text.indexOf("\n---"); at >= 0; at = text.indexOf("\n---", at + 4))
+  for (let at = text2.indexOf("\n---"); at >= 0; at = text2.indexOf("\n---", at + 4))
     starts.push(at + 1);
   return starts;
 }
-function repairQuotedScalars(text) {
-  if (!/["'[{]/.test(text))
+function repairQuotedScalars(text2) {
+  if (!/["'[{]/.test(text2))
     return void 0;
-  const starts = documentStarts(text);
+  const starts = documentStarts(text2);
   const parts = [];
   const scalars = [];
-  const budget2 = { work: 0, limit: repairBudget(text.length) };
+  const budget2 = { work: 0, limit: repairBudget(text2.length) };
   let changed = false;
   for (let index = 0; index < starts.length; index++) {
     const start = starts[index];
-    const end = starts[index + 1] ?? text.length;
-    const chunk = text.slice(start, end);
+    const end = starts[index + 1] ?? text2.length;
+    const chunk = text2.slice(start, end);
     const repaired = /["'[{]/.test(chunk) ? repairDocument(chunk, budget2) : void 0;
     if (budget2.work > budget2.limit)
       return void 0;
@@ -54399,8 +54637,8 @@ function repairQuotedScalars(text) {
   }
   return changed ? { text: parts.join(""), scalars } : void 0;
 }
-function repairDocument(text, budget2) {
-  let current = text;
+function repairDocument(text2, budget2) {
+  let current = text2;
   const scalars = [];
   let changed = false;
   for (; ; ) {
@@ -54414,7 +54652,7 @@ function repairDocument(text, budget2) {
       const end = closingQuote2(current, cut.at);
       if (end < 0 || isKey(current, end))
         break;
-      const source = text.slice(cut.at, end);
+      const source = text2.slice(cut.at, end);
       scalars.push({ start: cut.at, end, source });
       current = current.slice(0, cut.at) + source[0] + " ".repeat(end - cut.at - 2) + source[0] + current.slice(end);
     } else {
@@ -54427,11 +54665,11 @@ function repairDocument(text, budget2) {
   }
   return changed ? { text: current, scalars } : void 0;
 }
-function firstCut(text) {
+function firstCut(text2) {
   let offset = 0;
   let depth = 0;
   let flowStart = -1;
-  for (const token of new import_yaml9.Lexer().lex(text)) {
+  for (const token of new import_yaml9.Lexer().lex(text2)) {
     if (token === "" && flowStart >= 0)
       return { kind: "flow", at: flowStart };
     if (token.length === 1 && CONTROL_TOKENS.has(token))
@@ -54451,39 +54689,39 @@ function firstCut(text) {
   }
   return void 0;
 }
-function flattenFlow(text, start) {
+function flattenFlow(text2, start) {
   let depth = 0;
   const out = [];
   let lastNonBlank = "";
   let nextNonSpace = -1;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
+  for (let i = start; i < text2.length; i++) {
+    const c = text2[i];
     if (c === '"' || c === "'") {
-      const end = closingQuote2(text, i);
+      const end = closingQuote2(text2, i);
       if (end < 0)
         return void 0;
-      out.push(text.slice(i, end));
-      lastNonBlank = text[end - 1];
+      out.push(text2.slice(i, end));
+      lastNonBlank = text2[end - 1];
       i = end - 1;
       continue;
     }
-    if (c === "#" && /\s/.test(text[i - 1] ?? " ")) {
-      const end = text.indexOf("\n", i);
-      const stop = end < 0 ? text.length : end;
+    if (c === "#" && /\s/.test(text2[i - 1] ?? " ")) {
+      const end = text2.indexOf("\n", i);
+      const stop = end < 0 ? text2.length : end;
       out.push(" ".repeat(stop - i));
       i = stop - 1;
       continue;
     }
     if (c === "\n" || c === "\r") {
-      const marker = text.slice(i + 1, i + 4);
-      if (c === "\n" && (marker === "---" || marker === "...") && /^\s?$/.test(text[i + 4] ?? ""))
+      const marker = text2.slice(i + 1, i + 4);
+      if (c === "\n" && (marker === "---" || marker === "...") && /^\s?$/.test(text2[i + 4] ?? ""))
         return void 0;
       if (nextNonSpace <= i) {
         nextNonSpace = i + 1;
-        while (nextNonSpace < text.length && /\s/.test(text[nextNonSpace]))
+        while (nextNonSpace < text2.length && /\s/.test(text2[nextNonSpace]))
           nextNonSpace++;
       }
-      const after = text[nextNonSpace] ?? "";
+      const after = text2[nextNonSpace] ?? "";
       if (lastNonBlank !== "" && !`[{,:"'`.includes(lastNonBlank) && !",]}#:".includes(after))
         return void 0;
       out.push(" ");
@@ -54513,13 +54751,13 @@ function closes(token) {
     backslashes++;
   return backslashes % 2 === 0;
 }
-function closingQuote2(text, start) {
-  const quote = text[start];
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i];
+function closingQuote2(text2, start) {
+  const quote = text2[start];
+  for (let i = start + 1; i < text2.length; i++) {
+    const c = text2[i];
     if (c === "\n") {
-      const marker = text.slice(i + 1, i + 4);
-      if ((marker === "---" || marker === "...") && /^[\s]?$/.test(text[i + 4] ?? ""))
+      const marker = text2.slice(i + 1, i + 4);
+      if ((marker === "---" || marker === "...") && /^[\s]?$/.test(text2[i + 4] ?? ""))
         return -1;
       continue;
     }
@@ -54529,7 +54767,7 @@ function closingQuote2(text, start) {
     }
     if (c !== quote)
       continue;
-    if (quote === "'" && text[i + 1] === "'") {
+    if (quote === "'" && text2[i + 1] === "'") {
       i++;
       continue;
     }
@@ -54537,11 +54775,11 @@ function closingQuote2(text, start) {
   }
   return -1;
 }
-function isKey(text, end) {
+function isKey(text2, end) {
   let i = end;
-  while (text[i] === " " || text[i] === "	")
+  while (text2[i] === " " || text2[i] === "	")
     i++;
-  return text[i] === ":" && (i + 1 >= text.length || /[\s,\]}]/.test(text[i + 1]));
+  return text2[i] === ":" && (i + 1 >= text2.length || /[\s,\]}]/.test(text2[i + 1]));
 }
 function scalarValue(source, tag) {
   const indented = (source[0] === '"' ? goEscapes(source) : source).replace(/\n/g, "\n ");
@@ -54604,10 +54842,10 @@ function goRejectedEscape(source) {
   }
   return void 0;
 }
-function goScanRewrites(text, colon) {
-  if (!MAYBE_GO_SCAN.test(text))
+function goScanRewrites(text2, colon) {
+  if (!MAYBE_GO_SCAN.test(text2))
     return void 0;
-  const tokens = [...new import_yaml9.Lexer().lex(text)];
+  const tokens = [...new import_yaml9.Lexer().lex(text2)];
   const changes = /* @__PURE__ */ new Map();
   let colons = false;
   let offset = 0;
@@ -54623,10 +54861,10 @@ function goScanRewrites(text, colon) {
       depth--;
     else if (token[0] === "!") {
       let end = offset + token.length;
-      while (end < text.length && GO_TAG_CHARACTER.test(text[end]))
+      while (end < text2.length && GO_TAG_CHARACTER.test(text2[end]))
         end++;
       for (let at = offset + token.length; at < end; at++)
-        if (text[at] === "," || text[at] === "[" || text[at] === "]")
+        if (text2[at] === "," || text2[at] === "[" || text2[at] === "]")
           changes.set(at, "_");
     } else if (depth > 0 && plain2) {
       if (token[0] === "?" && token.length > 1)
@@ -54646,10 +54884,10 @@ function goScanRewrites(text, colon) {
   let rewritten = "";
   let from = 0;
   for (const at of [...changes.keys()].sort((a, b) => a - b)) {
-    rewritten += `${text.slice(from, at)}${changes.get(at)}`;
+    rewritten += `${text2.slice(from, at)}${changes.get(at)}`;
     from = at + 1;
   }
-  return { text: rewritten + text.slice(from), colons };
+  return { text: rewritten + text2.slice(from), colons };
 }
 var import_yaml9, MAX_REPAIR_WORK, MIN_REPAIR_WORK, REPAIR_WORK_PER_CHARACTER, CONTROL_TOKENS, MAYBE_GO_SCAN, GO_TAG_CHARACTER;
 var init_lenient = __esm({
@@ -54681,9 +54919,9 @@ function unreadFile(path, size, limit) {
   };
 }
 function parseFile(source, options = {}) {
-  const text = source.text ?? "";
-  const lineCounter = new LineIndex(text);
-  const spanAt = (start, end) => toSpan(text, lineCounter, start, end);
+  const text2 = source.text ?? "";
+  const lineCounter = new LineIndex(text2);
+  const spanAt = (start, end) => toSpan(text2, lineCounter, start, end);
   if (source.text === null) {
     return {
       source,
@@ -54694,7 +54932,7 @@ function parseFile(source, options = {}) {
       spanAt
     };
   }
-  const markers = countMarkerLines(text, MAX_DOCUMENTS + 1);
+  const markers = countMarkerLines(text2, MAX_DOCUMENTS + 1);
   if (markers > MAX_DOCUMENTS) {
     const span = spanAt(0, 0);
     return {
@@ -54706,13 +54944,13 @@ function parseFile(source, options = {}) {
       spanAt
     };
   }
-  const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : void 0;
-  const readText = oversized?.text ?? text;
+  const oversized = text2.length > MAX_OBJECT_BYTES ? blankOversized(text2) : void 0;
+  const readText = oversized?.text ?? text2;
   const separated = source.lineSeparators !== void 0 && source.lineSeparators.length > 0;
-  const byValue = options.byValue !== void 0 && !KUBECTL_SPLIT_LINE.test(text) && !separated ? options.byValue : void 0;
+  const byValue = options.byValue !== void 0 && !KUBECTL_SPLIT_LINE.test(text2) && !separated ? options.byValue : void 0;
   const filtered = options.prefilter === false ? { mode: "all" } : prefilter(readText, options.reads, separated ? void 0 : options.settle, byValue);
   const settled = filtered.mode !== "all" && filtered.settled !== void 0 ? { settled: filtered.settled } : {};
-  const place = { source, text, lineCounter };
+  const place = { source, text: text2, lineCounter };
   const valued = (documents) => (documents ?? []).map((document) => valueManifest({ ...place, documentIndex: document.index }, document));
   if (filtered.mode === "none" && oversized === void 0)
     return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: valued(filtered.values), spanAt };
@@ -54754,10 +54992,10 @@ function parseFile(source, options = {}) {
       return;
     }
     let tooDeep = false;
-    const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : void 0;
+    const template = doc.errors.length > 0 && doc.range ? templateIn(text2.slice(doc.range[0], doc.range[2])) : void 0;
     const marked = template === void 0 ? {} : { template };
-    const documentEnd = doc.range === void 0 ? void 0 : Math.max(doc.range[2], list3[documentIndex + 1]?.range?.[0] ?? text.length);
-    const documentText2 = doc.range && documentEnd !== void 0 ? text.slice(doc.range[0], documentEnd) : void 0;
+    const documentEnd = doc.range === void 0 ? void 0 : Math.max(doc.range[2], list3[documentIndex + 1]?.range?.[0] ?? text2.length);
+    const documentText2 = doc.range && documentEnd !== void 0 ? text2.slice(doc.range[0], documentEnd) : void 0;
     const unread = documentText2 === void 0 ? {} : { documentText: documentText2 };
     for (const error of doc.errors) {
       if (error.message.includes("Maximum call stack size exceeded")) {
@@ -54766,23 +55004,23 @@ function parseFile(source, options = {}) {
         tooDeep = true;
         continue;
       }
-      const end = tokenEnd(text, error.pos);
-      const message = error.code === "DUPLICATE_KEY" ? `duplicate key "${text.slice(error.pos[0], end)}"` : cleanMessage(error.message);
+      const end = tokenEnd(text2, error.pos);
+      const message = error.code === "DUPLICATE_KEY" ? `duplicate key "${text2.slice(error.pos[0], end)}"` : cleanMessage(error.message);
       problems.push({ documentIndex, severity: "error", code: error.code, message, span: spanAt(error.pos[0], end), ...marked, ...error.code === "DUPLICATE_KEY" ? {} : unread });
     }
     for (const warning of doc.warnings) {
-      problems.push({ documentIndex, severity: "warning", code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text, warning.pos)) });
+      problems.push({ documentIndex, severity: "warning", code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text2, warning.pos)) });
     }
     if (doc.errors.some((error) => error.code !== "DUPLICATE_KEY"))
       return;
-    const aliases = doc.range && ALIAS_SYNTAX.test(text.slice(doc.range[0], doc.range[2])) ? aliasProblem({ source, text, lineCounter, documentIndex }, doc) : void 0;
+    const aliases = doc.range && ALIAS_SYNTAX.test(text2.slice(doc.range[0], doc.range[2])) ? aliasProblem({ source, text: text2, lineCounter, documentIndex }, doc) : void 0;
     if (aliases !== void 0) {
       problems.push({ ...aliases, ...unread });
       return;
     }
-    collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
+    collectManifests(source, text2, lineCounter, doc, documentIndex, manifests);
   });
-  pushAll(problems, kubectlSplitProblems(text, list3, spanAt));
+  pushAll(problems, kubectlSplitProblems(text2, list3, spanAt));
   const blanked = new Set(filtered.mode === "masked" && list3.length === filtered.documents ? filtered.blanked : []);
   pushAll(problems, lineSeparatorProblems(source.lineSeparators, list3, (index) => !blanked.has(index) || values.has(index), spanAt));
   return { source, documentCount: list3.length, unparsed, ...settledParts, problems, manifests, spanAt };
@@ -54812,8 +55050,8 @@ function lineSeparatorProblems(offsets, documents, read2, spanAt) {
     span: spanAt(first, first + 1)
   }));
 }
-function kubectlSplitProblems(text, documents, spanAt) {
-  if (!KUBECTL_SPLIT_LINE.test(text))
+function kubectlSplitProblems(text2, documents, spanAt) {
+  if (!KUBECTL_SPLIT_LINE.test(text2))
     return [];
   const ends = documents.map((doc) => doc.range[2]);
   const documentAt = (offset) => {
@@ -54821,7 +55059,7 @@ function kubectlSplitProblems(text, documents, spanAt) {
     return index >= 0 ? index : Math.max(0, documents.length - 1);
   };
   const out = [];
-  for (const match of text.matchAll(/^(?:---([ \t]*[^\s#][^\n]*)|%[^\n]*)/gm)) {
+  for (const match of text2.matchAll(/^(?:---([ \t]*[^\s#][^\n]*)|%[^\n]*)/gm)) {
     const start = match.index;
     const end = start + match[0].replace(/\r$/, "").length;
     const message = match[1] === void 0 ? "kubectl cannot read a YAML directive: it splits the file at --- lines and cannot decode the directive alone; remove it" : "kubectl reads nothing after a --- line with content on it (invalid Yaml document separator); put the content on the next line";
@@ -54829,16 +55067,16 @@ function kubectlSplitProblems(text, documents, spanAt) {
   }
   return out;
 }
-function blankOversized(text) {
+function blankOversized(text2) {
   const ranges = [];
   let current = { start: 0, end: 0, bytes: 0, first: -1 };
   let lineStart2 = 0;
-  while (lineStart2 <= text.length) {
-    let lineEnd2 = text.indexOf("\n", lineStart2);
+  while (lineStart2 <= text2.length) {
+    let lineEnd2 = text2.indexOf("\n", lineStart2);
     if (lineEnd2 < 0)
-      lineEnd2 = text.length;
+      lineEnd2 = text2.length;
     let from = lineStart2;
-    const boundary = text.startsWith("---", lineStart2) || text.startsWith("...", lineStart2) ? DOCUMENT_BOUNDARY.exec(text.slice(lineStart2, lineStart2 + 4)) : null;
+    const boundary = text2.startsWith("---", lineStart2) || text2.startsWith("...", lineStart2) ? DOCUMENT_BOUNDARY.exec(text2.slice(lineStart2, lineStart2 + 4)) : null;
     if (boundary) {
       current.end = lineStart2;
       ranges.push(current);
@@ -54846,16 +55084,16 @@ function blankOversized(text) {
       from = lineStart2 + 3;
     }
     let content = from;
-    while (content < lineEnd2 && (text[content] === " " || text[content] === "	" || text[content] === "\r"))
+    while (content < lineEnd2 && (text2[content] === " " || text2[content] === "	" || text2[content] === "\r"))
       content++;
-    if (content < lineEnd2 && text[content] !== "#") {
+    if (content < lineEnd2 && text2[content] !== "#") {
       if (current.first < 0)
         current.first = content;
-      current.bytes += Buffer.byteLength(text.slice(content, lineEnd2)) + 1;
+      current.bytes += Buffer.byteLength(text2.slice(content, lineEnd2)) + 1;
     }
     lineStart2 = lineEnd2 + 1;
   }
-  current.end = text.length;
+  current.end = text2.length;
   ranges.push(current);
   const over = ranges.filter((range) => range.first >= 0 && range.bytes > MAX_OBJECT_BYTES);
   if (over.length === 0)
@@ -54864,18 +55102,18 @@ function blankOversized(text) {
   const documents = [];
   let at = 0;
   for (const range of over) {
-    pieces.push(text.slice(at, range.first), "~", text.slice(range.first + 1, range.end).replace(/[^\n]+/g, (run2) => " ".repeat(run2.length)));
+    pieces.push(text2.slice(at, range.first), "~", text2.slice(range.first + 1, range.end).replace(/[^\n]+/g, (run2) => " ".repeat(run2.length)));
     documents.push({ marker: range.first, start: range.first, bytes: range.bytes });
     at = range.end;
   }
-  pieces.push(text.slice(at));
+  pieces.push(text2.slice(at));
   return { text: pieces.join(""), documents };
 }
 function exceedsObjectLimit(documentText2) {
   return documentText2.length > MAX_OBJECT_BYTES && blankOversized(documentText2) !== void 0;
 }
-function documentIndexAt(text, offset) {
-  return Math.max(0, (documentLines(text.slice(0, offset + 1))?.length ?? 1) - 1);
+function documentIndexAt(text2, offset) {
+  return Math.max(0, (documentLines(text2.slice(0, offset + 1))?.length ?? 1) - 1);
 }
 function oversizedProblem(document, documentIndex, spanAt) {
   const kib = (bytes) => `${Math.floor(bytes / 1024)} KiB`;
@@ -54887,9 +55125,9 @@ function oversizedProblem(document, documentIndex, spanAt) {
     span: spanAt(document.start, document.start + 1)
   };
 }
-function countMarkerLines(text, stop) {
-  let count = text.startsWith("---") ? 1 : 0;
-  for (let at = text.indexOf("\n---"); at >= 0 && count < stop; at = text.indexOf("\n---", at + 4))
+function countMarkerLines(text2, stop) {
+  let count = text2.startsWith("---") ? 1 : 0;
+  for (let at = text2.indexOf("\n---"); at >= 0 && count < stop; at = text2.indexOf("\n---", at + 4))
     count++;
   return count;
 }
@@ -54910,20 +55148,20 @@ function parseDocuments(written) {
   }
   return documents;
 }
-function parseText(text) {
-  const list3 = parseAsGoYaml(text, GO_PARSE_OPTIONS);
+function parseText(text2) {
+  const list3 = parseAsGoYaml(text2, GO_PARSE_OPTIONS);
   if (!list3.some((doc) => doc.errors.length > 0))
-    return asGoYamlReads(text, list3);
-  const repaired = repairQuotedScalars(text);
+    return asGoYamlReads(text2, list3);
+  const repaired = repairQuotedScalars(text2);
   if (repaired === void 0)
-    return asGoYamlReads(text, list3);
+    return asGoYamlReads(text2, list3);
   const relist = parseAsGoYaml(repaired.text, GO_PARSE_OPTIONS);
   const scalars = byStart(repaired.scalars);
   for (const doc of relist)
     restoreValues(doc, scalars);
-  return asGoYamlReads(text, relist);
+  return asGoYamlReads(text2, relist);
 }
-function asGoYamlReads(text, documents) {
+function asGoYamlReads(text2, documents) {
   for (const doc of documents) {
     const refused = doc.warnings.filter((warning) => warning.code === "TAG_RESOLVE_FAILED" && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
     if (refused.length === 0)
@@ -54932,17 +55170,17 @@ function asGoYamlReads(text, documents) {
     for (const warning of refused)
       doc.errors.push(new import_yaml10.YAMLParseError(warning.pos, "TAG_RESOLVE_FAILED", `${cleanMessage(warning.message)}: the value does not fit the tag, and kubectl refuses the document`));
   }
-  return withGoEscapeErrors(text, documents);
+  return withGoEscapeErrors(text2, documents);
 }
-function withGoEscapeErrors(text, documents) {
-  if (!MAYBE_GO_REJECTED_ESCAPE.test(text) || KUBECTL_READS_JSON.test(text))
+function withGoEscapeErrors(text2, documents) {
+  if (!MAYBE_GO_REJECTED_ESCAPE.test(text2) || KUBECTL_READS_JSON.test(text2))
     return documents;
   for (const doc of documents) {
     (0, import_yaml10.visit)(doc, {
       Scalar(_, node) {
         if (node.type !== "QUOTE_DOUBLE" || !node.range)
           return void 0;
-        const source = text.slice(node.range[0], node.range[1]);
+        const source = text2.slice(node.range[0], node.range[1]);
         const rejected = MAYBE_GO_REJECTED_ESCAPE.test(source) ? goRejectedEscape(source) : void 0;
         if (rejected === void 0)
           return void 0;
@@ -54954,11 +55192,11 @@ function withGoEscapeErrors(text, documents) {
   }
   return documents;
 }
-function tokenEnd(text, pos) {
+function tokenEnd(text2, pos) {
   if (pos[1] - pos[0] > 1)
     return pos[1];
   let end = pos[0];
-  while (end < text.length && !/[\s:,\[\]{}]/.test(text[end]))
+  while (end < text2.length && !/[\s:,\[\]{}]/.test(text2[end]))
     end++;
   return Math.max(end, pos[1]);
 }
@@ -55014,12 +55252,12 @@ function typeFields(doc, map) {
   }
   return { apiVersion, kind };
 }
-function collectManifests(source, text, lineCounter, doc, documentIndex, out) {
+function collectManifests(source, text2, lineCounter, doc, documentIndex, out) {
   const root = doc.contents;
   if (!(0, import_yaml10.isMap)(root))
     return;
   const { apiVersion, kind } = typeFields(doc, root);
-  const make = (node, basePath, itemKind, itemApiVersion) => makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
+  const make = (node, basePath, itemKind, itemApiVersion) => makeManifest({ source, text: text2, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
   const items = lastValue(root, "items");
   if ((0, import_yaml10.isSeq)(items)) {
     const impliedKind = kind === void 0 || kind === "List" || !kind.endsWith("List") ? void 0 : kind.slice(0, -"List".length);
@@ -55037,7 +55275,7 @@ function collectManifests(source, text, lineCounter, doc, documentIndex, out) {
   out.push(make(root, [], kind, apiVersion));
 }
 function makeManifest(place, read2, basePath, kind, apiVersion) {
-  const { source, text, lineCounter, documentIndex } = place;
+  const { source, text: text2, lineCounter, documentIndex } = place;
   let tree = read2;
   let positions;
   const index = () => positions ??= PositionIndex.of(tree.doc, tree.node);
@@ -55056,7 +55294,7 @@ function makeManifest(place, read2, basePath, kind, apiVersion) {
     },
     locate(path, part = "pair") {
       const found = index().locate(path, part);
-      return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
+      return { ...toSpan(text2, lineCounter, found.start, found.end), exact: found.exact };
     },
     startLine() {
       const found = index().locate([], "pair");
@@ -55065,11 +55303,11 @@ function makeManifest(place, read2, basePath, kind, apiVersion) {
   };
 }
 function valueManifest(place, document) {
-  const { source, text, lineCounter, documentIndex } = place;
+  const { source, text: text2, lineCounter, documentIndex } = place;
   let value = document.value;
   const { start, end, firstContent } = document;
   let positions = document.positions === void 0 ? void 0 : PositionIndex.fromRecords(document.positions);
-  const index = () => positions ??= documentPositions(text, start, end, firstContent);
+  const index = () => positions ??= documentPositions(text2, start, end, firstContent);
   const { kind, apiVersion } = document.value;
   return {
     file: source,
@@ -55085,20 +55323,20 @@ function valueManifest(place, document) {
       return { value: read2 };
     },
     locate(path, part = "pair") {
-      const simple = positions === void 0 ? locateSimple(text, firstContent, end, path, part) : void 0;
+      const simple = positions === void 0 ? locateSimple(text2, firstContent, end, path, part) : void 0;
       if (simple !== void 0)
-        return { ...toSpan(text, lineCounter, simple.start, simple.end), exact: true };
+        return { ...toSpan(text2, lineCounter, simple.start, simple.end), exact: true };
       const found = index().locate(path, part);
-      return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
+      return { ...toSpan(text2, lineCounter, found.start, found.end), exact: found.exact };
     },
     startLine() {
       return lineCounter.linePos(firstContent).line;
     }
   };
 }
-function documentPositions(text, start, end, firstContent) {
-  const markerEnd = text.indexOf("\n", end + 1);
-  const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
+function documentPositions(text2, start, end, firstContent) {
+  const markerEnd = text2.indexOf("\n", end + 1);
+  const alone = text2.slice(start, markerEnd < 0 ? text2.length : markerEnd);
   const parsed2 = (0, import_yaml10.parseAllDocuments)(alone, PARSE_OPTIONS);
   if (Array.isArray(parsed2))
     for (const doc2 of parsed2)
@@ -55106,7 +55344,7 @@ function documentPositions(text, start, end, firstContent) {
   const first = firstContent - start;
   const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml10.isMap)(candidate.contents) && candidate.contents.range[0] === first);
   if (doc === void 0)
-    throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
+    throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text2.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
   return PositionIndex.of(doc, doc.contents, start);
 }
 function mayHoldAlias(documentText2) {
@@ -55135,12 +55373,12 @@ function aliasProblem(place, doc) {
   };
 }
 function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
-  const { text, lineCounter, documentIndex } = place;
+  const { text: text2, lineCounter, documentIndex } = place;
   const unreadable = (code18, message, range) => ({
-    problem: { documentIndex, severity: "error", code: code18, message, span: toSpan(text, lineCounter, range[0], range[1]) }
+    problem: { documentIndex, severity: "error", code: code18, message, span: toSpan(text2, lineCounter, range[0], range[1]) }
   });
   if (cyclicAlias)
-    return unreadable("ALIAS_CYCLE", `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`, cyclicAlias);
+    return unreadable("ALIAS_CYCLE", `the alias ${text2.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`, cyclicAlias);
   if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0]))
     return unreadable("NULL_KEY", 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name', nullKey);
   if (collectionKey)
@@ -55152,23 +55390,23 @@ function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
   try {
     const value = node.toJS(doc, { maxAliasCount: -1 });
     const handles = Object.entries(doc.directives?.tags ?? {}).some(([handle, prefix]) => handle !== "!!" || prefix !== "tag:yaml.org,2002:");
-    const own2 = doc.range && !handles ? text.slice(doc.range[0], doc.range[2]) : void 0;
+    const own2 = doc.range && !handles ? text2.slice(doc.range[0], doc.range[2]) : void 0;
     return { value: own2 === void 0 || own2.includes("binary") ? binaryAsText(value) : value };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const range = node.range ?? [0, 0, 0];
-    return { problem: { documentIndex, severity: "error", code: "ALIAS_LIMIT", message: `cannot expand aliases: ${message}`, span: toSpan(text, lineCounter, range[0], range[1]) } };
+    return { problem: { documentIndex, severity: "error", code: "ALIAS_LIMIT", message: `cannot expand aliases: ${message}`, span: toSpan(text2, lineCounter, range[0], range[1]) } };
   }
 }
-function toSpan(text, lineCounter, start, end) {
-  let trimmedEnd = Math.max(start, Math.min(end, text.length));
-  while (trimmedEnd > start && /\s/.test(text[trimmedEnd - 1]))
+function toSpan(text2, lineCounter, start, end) {
+  let trimmedEnd = Math.max(start, Math.min(end, text2.length));
+  while (trimmedEnd > start && /\s/.test(text2[trimmedEnd - 1]))
     trimmedEnd--;
   const from = lineCounter.linePos(start);
   const to = lineCounter.linePos(trimmedEnd);
   return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
 }
-function commentOffsets(text) {
+function commentOffsets(text2) {
   const offsets = /* @__PURE__ */ new Set();
   const walk2 = (value) => {
     if (Array.isArray(value)) {
@@ -55183,13 +55421,13 @@ function commentOffsets(text) {
           walk2(child);
     }
   };
-  for (const token of new import_yaml10.Parser().parse(text))
+  for (const token of new import_yaml10.Parser().parse(text2))
     walk2(token);
   return offsets;
 }
-function lineComments(text, trailingMark) {
-  const lineCounter = new LineIndex(text);
-  const list3 = parseDocuments(text);
+function lineComments(text2, trailingMark) {
+  const lineCounter = new LineIndex(text2);
+  const list3 = parseDocuments(text2);
   const scalarRanges = [];
   const nodeAt3 = /* @__PURE__ */ new Map();
   const note = (start, end) => {
@@ -55202,7 +55440,7 @@ function lineComments(text, trailingMark) {
     (0, import_yaml10.visit)(doc, {
       Scalar(_, node) {
         const range = node.range;
-        if (range && text.slice(range[0], range[1]).includes("\n"))
+        if (range && text2.slice(range[0], range[1]).includes("\n"))
           scalarRanges.push([range[0], range[1]]);
       },
       Pair(_, pair) {
@@ -55227,7 +55465,7 @@ function lineComments(text, trailingMark) {
   };
   scalarRanges.sort((a, b) => a[0] - b[0]);
   const scalarStarts = scalarRanges.map(([from]) => from);
-  const lines = text.split("\n");
+  const lines = text2.split("\n");
   const starts = [];
   let offset = 0;
   for (const line2 of lines) {
@@ -55255,8 +55493,8 @@ function lineComments(text, trailingMark) {
     return {
       documentIndex: documentAt(start),
       text: line2.slice(hash + 1).replace(/\r$/, ""),
-      span: toSpan(text, lineCounter, start, starts[index] + line2.replace(/\r$/, "").length),
-      next: target ? toSpan(text, lineCounter, target[0], target[1]) : void 0,
+      span: toSpan(text2, lineCounter, start, starts[index] + line2.replace(/\r$/, "").length),
+      next: target ? toSpan(text2, lineCounter, target[0], target[1]) : void 0,
       ...trailing ? { trailing: true } : {}
     };
   };
@@ -55269,7 +55507,7 @@ function lineComments(text, trailingMark) {
   const marked = lines.map((line2, index) => !isCommentLine[index] && line2.includes(trailingMark));
   if (!marked.includes(true))
     return comments;
-  const offsets = commentOffsets(text);
+  const offsets = commentOffsets(text2);
   lines.forEach((line2, index) => {
     if (!marked[index])
       return;
@@ -55318,8 +55556,8 @@ var init_yaml = __esm({
     aliasCounts = new ObjectMemo();
     LineIndex = class {
       starts = [0];
-      constructor(text) {
-        for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1))
+      constructor(text2) {
+        for (let i = text2.indexOf("\n"); i >= 0; i = text2.indexOf("\n", i + 1))
           this.starts.push(i + 1);
       }
       linePos(offset) {
@@ -55355,8 +55593,8 @@ function readFile2(source, options = {}) {
   const { reads, settle, byValue } = options;
   return parseFile(source, {
     ...reads !== void 0 ? { reads } : {},
-    ...settle !== void 0 ? { settle: (text) => settleDocument(text, settle) } : {},
-    ...byValue !== void 0 ? { byValue: (text, start, lineBreakAfter) => documentValue(text, byValue, start, lineBreakAfter) } : {}
+    ...settle !== void 0 ? { settle: (text2) => settleDocument(text2, settle) } : {},
+    ...byValue !== void 0 ? { byValue: (text2, start, lineBreakAfter) => documentValue(text2, byValue, start, lineBreakAfter) } : {}
   });
 }
 var init_read = __esm({
@@ -55504,9 +55742,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule45, j) => {
-        if (isObject(rule45))
-          fill(rule45, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule46, j) => {
+        if (isObject(rule46))
+          fill(rule46, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -63448,9 +63686,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule45, i) => {
-        if (isObject2(rule45))
-          fill(rule45, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule46, i) => {
+        if (isObject2(rule46))
+          fill(rule46, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -63659,8 +63897,8 @@ function buildSecretKeys(manifest, written, runBudget) {
     for (const [key2, value] of Object.entries(values)) {
       if (typeof value !== "string")
         continue;
-      const text = encoded ? Buffer.from(value.replace(/\s/g, ""), "base64").toString("latin1") : value;
-      for (const publicKey of publicKeysOf(text, budget2))
+      const text2 = encoded ? Buffer.from(value.replace(/\s/g, ""), "base64").toString("latin1") : value;
+      for (const publicKey of publicKeysOf(text2, budget2))
         keys.push({ path: [field, key2], publicKey });
     }
   }
@@ -63859,7 +64097,7 @@ function workloadsIn(names2, every) {
 }
 function workloadSettle(checked, complete, settings2, kubeVersion, patch = false) {
   return {
-    admits: (text) => !mightBeRead(text),
+    admits: (text2) => !mightBeRead(text2),
     skip: POD_SECURITY_UNREAD_KEYS,
     value: (value) => {
       const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings2.config, kubeVersion);
@@ -63909,10 +64147,10 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     inputs++;
     const raw = readBytes(path, readStdin);
     if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path16.basename)(path))) {
-      const text2 = decode(raw.bytes);
-      if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path16.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path16.resolve)((0, import_node_path16.dirname)(path)), text2, false);
+      const text3 = decode(raw.bytes);
+      if (text3 !== null && KUSTOMIZATION_KIND.test(text3)) {
+        pushAll(streamPatches, kustomizePatches(raw.path, text3, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path16.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path16.resolve)((0, import_node_path16.dirname)(path)), text3, false);
         pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -63950,16 +64188,16 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       filePaths.push(raw.path);
       continue;
     }
-    const forWorkloads = named === void 0 ? void 0 : (text2) => mightBeRead(text2) || named(text2);
-    const reads = bundle ? (text2) => (forWorkloads ?? mightBeRead)(text2) || mightBeService(text2) || mightBeNetworkPolicy(text2) || mightHoldPrivateKey(text2) : forWorkloads;
+    const forWorkloads = named === void 0 ? void 0 : (text3) => mightBeRead(text3) || named(text3);
+    const reads = bundle ? (text3) => (forWorkloads ?? mightBeRead)(text3) || mightBeService(text3) || mightBeNetworkPolicy(text3) || mightHoldPrivateKey(text3) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
-    const text = decoded?.text ?? null;
-    if (bundle && text !== null)
-      readBundleWorkloads(raw.path, text, bundleWorkloads, bundlesWithUnreadWorkloads);
+    const text2 = decoded?.text ?? null;
+    if (bundle && text2 !== null)
+      readBundleWorkloads(raw.path, text2, bundleWorkloads, bundlesWithUnreadWorkloads);
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
     const bundleSettle = bundle && settle !== void 0 ? { ...settle, admits: (document) => named(document) && settle.admits(document) } : settle;
-    const whole = readFile2({ path: raw.path, text, ...lineSeparators }, { byValue: OBJECTS_BY_VALUE, ...reads === void 0 ? {} : { reads }, ...bundleSettle !== void 0 ? { settle: bundleSettle } : {} });
-    const readForWorkloads = bundle && forWorkloads !== void 0 ? documentsWanted(text, forWorkloads) : void 0;
+    const whole = readFile2({ path: raw.path, text: text2, ...lineSeparators }, { byValue: OBJECTS_BY_VALUE, ...reads === void 0 ? {} : { reads }, ...bundleSettle !== void 0 ? { settle: bundleSettle } : {} });
+    const readForWorkloads = bundle && forWorkloads !== void 0 ? documentsWanted(text2, forWorkloads) : void 0;
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
@@ -64063,12 +64301,12 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     skipped
   };
 }
-function documentsWanted(text, wanted) {
+function documentsWanted(text2, wanted) {
   let answers;
   return (documentIndex) => {
-    if (text === null || text.includes(SUPPRESSION_MARK))
+    if (text2 === null || text2.includes(SUPPRESSION_MARK))
       return true;
-    answers ??= documentLines(text)?.map((document) => wanted(text.slice(document.start, document.end))) ?? [];
+    answers ??= documentLines(text2)?.map((document) => wanted(text2.slice(document.start, document.end))) ?? [];
     return answers.length === 0 || (answers[documentIndex] ?? true);
   };
 }
@@ -64092,12 +64330,12 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
       continue;
     if (revisit.namespaces === void 0 && !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : names2))
       continue;
-    const text = decode(raw.bytes);
-    if (text === null)
+    const text2 = decode(raw.bytes);
+    if (text2 === null)
       continue;
-    const lines = documentLines(text);
+    const lines = documentLines(text2);
     const eligible = lines === void 0 ? void 0 : new Set(lines.flatMap((document, index) => {
-      const documentText2 = text.slice(document.start, document.end);
+      const documentText2 = text2.slice(document.start, document.end);
       if (exceedsObjectLimit(documentText2) || !wanted(documentText2))
         return [];
       const answer = settleDocument(documentText2, settle);
@@ -64107,8 +64345,8 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
     }));
     if (eligible !== void 0 && eligible.size === 0)
       continue;
-    const chosen = eligible === void 0 ? void 0 : new Set([...eligible].map((index) => text.slice(lines[index].start, lines[index].end)));
-    const whole = readFile2({ path: raw.path, text }, { reads: chosen === void 0 ? wanted : (document) => document === text || chosen.has(document) });
+    const chosen = eligible === void 0 ? void 0 : new Set([...eligible].map((index) => text2.slice(lines[index].start, lines[index].end)));
+    const whole = readFile2({ path: raw.path, text: text2 }, { reads: chosen === void 0 ? wanted : (document) => document === text2 || chosen.has(document) });
     for (const parsed2 of splitRendered(whole)) {
       const index = kept.get(parsed2.source.path);
       const before = index === void 0 ? void 0 : into.files[index];
@@ -64223,9 +64461,9 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-function readBundleWorkloads(path, text, into, unread) {
-  for (const document of documentLines(text) ?? []) {
-    const documentText2 = text.slice(document.start, document.end);
+function readBundleWorkloads(path, text2, into, unread) {
+  for (const document of documentLines(text2) ?? []) {
+    const documentText2 = text2.slice(document.start, document.end);
     if (!mightBeWorkload(documentText2))
       continue;
     const value = readSimpleDocument(documentText2);
@@ -64268,7 +64506,7 @@ var init_load_run = __esm({
     KEPT_BYTES = 24 * 1024 * 1024;
     OBJECTS_BY_VALUE = {
       admits: () => true,
-      positions: (text) => text.includes(ADMISSION_GROUP),
+      positions: (text2) => text2.includes(ADMISSION_GROUP),
       // An admission object whose text does not spell its group (an escape in its apiVersion) was
       // read without positions: it is parsed (s38a 3b).
       value: (value, positioned) => !Array.isArray(value.items) && (positioned || !(typeof value.apiVersion === "string" && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`)))
@@ -64510,18 +64748,18 @@ function report(directive, known, ranRules, out, keptOf) {
 function commentDirectives(files2, out) {
   const byText = /* @__PURE__ */ new Map();
   for (const file of files2) {
-    const text = file.source.text;
-    if (text === null)
+    const text2 = file.source.text;
+    if (text2 === null)
       continue;
-    if (!byText.has(text))
-      byText.set(text, text.includes(SUPPRESSION_MARK) ? [] : void 0);
-    byText.get(text)?.push(file);
+    if (!byText.has(text2))
+      byText.set(text2, text2.includes(SUPPRESSION_MARK) ? [] : void 0);
+    byText.get(text2)?.push(file);
   }
   const directives = [];
-  for (const [text, sharing] of byText) {
+  for (const [text2, sharing] of byText) {
     if (sharing === void 0)
       continue;
-    const comments = lineComments(text, SUPPRESSION_MARK);
+    const comments = lineComments(text2, SUPPRESSION_MARK);
     const ownerOf = sharing.length === 1 ? () => sharing[0] : owners(sharing);
     for (const comment of comments) {
       const file = ownerOf(comment.documentIndex);
@@ -64704,7 +64942,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule45) => rule45.scope === "object" && options.severityOverrides.get(rule45.meta.id) !== "off" && rule45.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule46) => rule46.scope === "object" && options.severityOverrides.get(rule46.meta.id) !== "off" && rule46.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -64720,9 +64958,9 @@ async function lintRun(run2, options) {
   const otherPlaces = /* @__PURE__ */ new Map();
   const internalErrors = [];
   const severityOf3 = (meta7, violationSeverity) => options.severityOverrides.get(meta7.id) ?? violationSeverity ?? meta7.severity;
-  const guarded = (meta7, file, object, check7) => {
+  const guarded = (meta7, file, object, check8) => {
     try {
-      return check7();
+      return check8();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       internalErrors.push({ ruleId: meta7.id, file, object: object ? `${object.kind} ${object.name ?? "(no name)"}` : null, message, stack: error instanceof Error ? error.stack ?? message : message });
@@ -64761,18 +64999,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule45) => options.severityOverrides.get(rule45.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule45) => rule45.meta.id));
+  const enabled = options.rules.filter((rule46) => options.severityOverrides.get(rule46.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule46) => rule46.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule45 of enabled) {
-    if (rule45.scope !== "file")
+  for (const rule46 of enabled) {
+    if (rule46.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule45.meta, file.source.path, void 0, () => rule45.checkFile(file))) {
-        const severity = severityOf3(rule45.meta, violation.severity);
+      for (const violation of guarded(rule46.meta, file.source.path, void 0, () => rule46.checkFile(file))) {
+        const severity = severityOf3(rule46.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule45.meta.id, severity, messageOf2(rule45.meta, violation.messageId, violation.data), rule45.meta.help, {
+        findings.push(findingAt(rule46.meta.id, severity, messageOf2(rule46.meta, violation.messageId, violation.data), rule46.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -64784,16 +65022,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule45) => rule45.scope === "object").map((rule45) => {
+  const objectRules = enabled.filter((rule46) => rule46.scope === "object").map((rule46) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule45.meta, options.ruleOptions?.get(rule45.meta.id))
+      options: optionValues(rule46.meta, options.ruleOptions?.get(rule46.meta.id))
     };
-    const checks = guarded(rule45.meta, run2.paths[0] ?? "-", void 0, () => [rule45.create(ruleRun)])[0] ?? {};
-    return { meta: rule45.meta, checks };
+    const checks = guarded(rule46.meta, run2.paths[0] ?? "-", void 0, () => [rule46.create(ruleRun)])[0] ?? {};
+    return { meta: rule46.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -64811,14 +65049,14 @@ async function lintRun(run2, options) {
     };
     const fragment = object.decodable && isFragment(object);
     for (const { meta: meta7, checks } of objectRules) {
-      const check7 = checks.webhookConfiguration;
-      if (check7 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check8 = checks.webhookConfiguration;
+      if (check8 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
       if (meta7.aboutCalls === true && fragment)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check7(object))) {
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check8(object))) {
         if (meta7.aboutCalls === true && isNeverCalled(violation.path, meta7))
           continue;
         const finding = onObject(meta7, violation, object, webhookNameAt(object, violation.path));
@@ -64829,31 +65067,31 @@ async function lintRun(run2, options) {
   }
   for (const object of run2.policies) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check7 = checks.policy;
-      if (check7 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check8 = checks.policy;
+      if (check8 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check7(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check8(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const object of run2.workloads) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check7 = checks.workload;
-      if (check7 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check8 = checks.workload;
+      if (check8 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check7(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check8(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const namespace of run2.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: "v1", kind: "Namespace", name: namespace.name };
     for (const { meta: meta7, checks } of objectRules) {
-      const check7 = checks.namespace;
-      if (check7 === void 0 || !meta7.appliesTo.includes("Namespace"))
+      const check8 = checks.namespace;
+      if (check8 === void 0 || !meta7.appliesTo.includes("Namespace"))
         continue;
-      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check7(namespace)))
+      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check8(namespace)))
         onObject(meta7, violation, object, null);
     }
   }
@@ -64868,7 +65106,7 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule45) => rule45.meta.id),
+    knownRules: options.rules.map((rule46) => rule46.meta.id),
     inline: options.inlineConfig !== false
   });
   const overridden = (ruleId) => options.severityOverrides.has(ruleId);
@@ -64876,7 +65114,7 @@ async function lintRun(run2, options) {
   const patched2 = (object) => runPatchesChanging(scope, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }, streamOf(object.manifest.file)).some((patch) => patch.setsLabelsOrAnnotationsOnly !== true);
   const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), listedIn, streamOf, overridden, patched2);
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule45) => rule45.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule46) => rule46.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -65038,8 +65276,8 @@ function whatItDoes(markdown) {
       break;
     out.push(line2);
   }
-  const text = out.join("\n").trim();
-  return text === "" ? void 0 : text;
+  const text2 = out.join("\n").trim();
+  return text2 === "" ? void 0 : text2;
 }
 function markdownToText(markdown) {
   const paragraphs = markdown.replace(/\r\n?/g, "\n").split(/\n\s*\n/);
@@ -65060,8 +65298,8 @@ function markdownToText(markdown) {
 }
 function inlineToText(line2) {
   const code18 = [];
-  const text = line2.replace(/`([^`]+)`/g, (_match, span) => `\0${code18.push(span) - 1}\0`).replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, "$1 ($2)").replace(/(\*\*|__)(?=\S)(.+?)\1/g, "$2").replace(/(^|[\s(])([*_])(?=\S)(.+?)\2(?=$|[\s).,;:!?])/g, "$1$3");
-  return text.replace(/\u0000(\d+)\u0000/g, (_match, index) => code18[Number(index)]);
+  const text2 = line2.replace(/`([^`]+)`/g, (_match, span) => `\0${code18.push(span) - 1}\0`).replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, "$1 ($2)").replace(/(\*\*|__)(?=\S)(.+?)\1/g, "$2").replace(/(^|[\s(])([*_])(?=\S)(.+?)\2(?=$|[\s).,;:!?])/g, "$1$3");
+  return text2.replace(/\u0000(\d+)\u0000/g, (_match, index) => code18[Number(index)]);
 }
 var RULE_DOCS_BASE_URL, INFORMATION_URI;
 var init_docs = __esm({
@@ -65203,10 +65441,10 @@ var init_hidden = __esm({
 });
 
 // dist/src/format/wrap.js
-function wrapWords(text, max) {
+function wrapWords(text2, max) {
   const lines = [];
   let current = "";
-  for (const word of text.split(" ")) {
+  for (const word of text2.split(" ")) {
     if (word === "" && current === "")
       continue;
     const candidate = current === "" ? word : `${current} ${word}`;
@@ -65226,7 +65464,7 @@ var init_wrap = __esm({
   "dist/src/format/wrap.js"() {
     "use strict";
     init_import_meta_url();
-    textWidth = (text) => [...text].length;
+    textWidth = (text2) => [...text2].length;
   }
 });
 
@@ -65235,12 +65473,12 @@ var stylish_exports = {};
 __export(stylish_exports, {
   formatStylish: () => formatStylish
 });
-function paint(chalk2, severity, text) {
+function paint(chalk2, severity, text2) {
   if (severity === "error")
-    return chalk2.red(text);
+    return chalk2.red(text2);
   if (severity === "warning")
-    return chalk2.yellow(text);
-  return chalk2.blue(text);
+    return chalk2.yellow(text2);
+  return chalk2.blue(text2);
 }
 function messageBlock(finding, max) {
   const [message = "", ...more2] = messageLines(finding.message);
@@ -65249,17 +65487,17 @@ function messageBlock(finding, max) {
   const [head = "", ...rest] = wrapWords(message, max);
   return { first: head, second: rest.join(" "), more: more2 };
 }
-function oneLine(text) {
-  const flat = safeText(text.trim().split(/\s*\n\s*/).join(", ").replace(/\s+/g, " "));
+function oneLine(text2) {
+  const flat = safeText(text2.trim().split(/\s*\n\s*/).join(", ").replace(/\s+/g, " "));
   return flat.length > SHOWN_TEXT ? `${flat.slice(0, SHOWN_TEXT - 1)}\u2026` : flat;
 }
 function shortEdits(fix) {
-  const shown = fix.edits.slice(0, SHOWN_EDITS).map((edit, index) => {
+  const shown2 = fix.edits.slice(0, SHOWN_EDITS).map((edit, index) => {
     const change = edit.replaced === "" ? `+ ${oneLine(edit.text)}` : edit.text.trim() === "" ? `- ${oneLine(edit.replaced)}` : `${oneLine(edit.replaced)} \u2192 ${oneLine(edit.text)}`;
     return index > 0 && fix.edits[index - 1].start.line === edit.start.line ? change : `line ${edit.start.line}: ${change}`;
   });
-  const more2 = fix.edits.length - shown.length;
-  return `${shown.join("; ")}${more2 > 0 ? `; and ${more2} more ${more2 === 1 ? "edit" : "edits"}` : ""}`;
+  const more2 = fix.edits.length - shown2.length;
+  return `${shown2.join("; ")}${more2 > 0 ? `; and ${more2} more ${more2 === 1 ? "edit" : "edits"}` : ""}`;
 }
 function remedies(finding, fixes) {
   const own2 = fixes?.(finding) ?? [];
@@ -65284,20 +65522,20 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule45 = chalk2.dim(f.ruleId);
+      const rule46 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule45}`);
+        lines.push(`${head}${first}  ${rule46}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule45}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule46}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
       if (options.showFixes === true) {
         for (const remedy of remedies(f, options.fixes)) {
-          const fixLines = remedy.flatMap((text) => max === void 0 ? [text] : wrapWords(text, max - 5)).map((line2, index) => index === 0 ? line2 : `     ${line2}`);
+          const fixLines = remedy.flatMap((text2) => max === void 0 ? [text2] : wrapWords(text2, max - 5)).map((line2, index) => index === 0 ? line2 : `     ${line2}`);
           for (const line2 of fixLines)
             lines.push(`${indent}${chalk2.dim(line2)}`);
         }
@@ -65891,7 +66129,7 @@ function formatMarkdown(report2, options) {
     return guardMarkup(`${parts.join("\n\n")}
 `);
   let length = parts[0].length;
-  let shown = 0;
+  let shown2 = 0;
   const fill = (rows, list3) => {
     for (const finding of list3) {
       const line2 = row(finding);
@@ -65899,7 +66137,7 @@ function formatMarkdown(report2, options) {
         return false;
       rows.push(line2);
       length += line2.length + 1;
-      shown++;
+      shown2++;
     }
     return true;
   };
@@ -65935,8 +66173,8 @@ ${rows.join("\n")}
         break;
     }
   }
-  if (shown < findings.length) {
-    parts.push(`\u2026 and ${plural4(findings.length - shown, "more finding")} not shown here (use \`--format json\` or \`--format sarif\` for all of them).`);
+  if (shown2 < findings.length) {
+    parts.push(`\u2026 and ${plural4(findings.length - shown2, "more finding")} not shown here (use \`--format json\` or \`--format sarif\` for all of them).`);
   }
   return guardMarkup(`${parts.join("\n\n")}
 `);
@@ -66015,12 +66253,12 @@ var init_exit_code = __esm({
 });
 
 // dist/src/cli/output.js
-function emitOutput(text, output, io) {
+function emitOutput(text2, output, io) {
   if (output === void 0) {
-    io.stdout.write(text);
+    io.stdout.write(text2);
     return;
   }
-  writeFileAtomic("--output", output, text);
+  writeFileAtomic("--output", output, text2);
 }
 var init_output = __esm({
   "dist/src/cli/output.js"() {
@@ -66293,8 +66531,8 @@ var init_input_notes = __esm({
 });
 
 // dist/src/cli/parse-errors.js
-function rewriteParseError(text, command2) {
-  const lines = text.trim().split("\n").map((line2) => line2.trim()).filter((line2) => line2 !== "");
+function rewriteParseError(text2, command2) {
+  const lines = text2.trim().split("\n").map((line2) => line2.trim()).filter((line2) => line2 !== "");
   const message = (lines[0] ?? "bad arguments").replace(/^error: /, "");
   const suggestion2 = lines.map((line2) => /^\(Did you mean (.+)\?\)$/.exec(line2)?.[1]).find((found) => found !== void 0);
   const help = `admission-lint ${command2 ? `${command2} ` : ""}--help lists the options`;
@@ -66304,9 +66542,9 @@ function rewriteParseError(text, command2) {
 }
 function parserOutput(io, command2) {
   return {
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: (text) => io.stderr.write(rewriteParseError(text, command2))
+    writeOut: (text2) => io.stdout.write(text2),
+    writeErr: (text2) => io.stderr.write(text2),
+    outputError: (text2) => io.stderr.write(rewriteParseError(text2, command2))
   };
 }
 var init_parse_errors = __esm({
@@ -66339,11 +66577,11 @@ function loadPodSecurityConfigFile(file) {
     fail3(`larger than ${MAX_REFERENCED_CONFIG_BYTES / 1024} KiB: not a PodSecurity configuration`);
   if (read2.kind !== "ok")
     return fail3("not read");
-  const text = decode(read2.bytes);
-  if (text === null)
+  const text2 = decode(read2.bytes);
+  if (text2 === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml17.LineCounter();
-  const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
+  const document = parseAsGoYaml(text2, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
     return { line: line2, column: col };
@@ -66421,11 +66659,11 @@ function validKey(key2) {
   const prefix = key2.slice(0, slash);
   return prefix.length <= 253 && PREFIX.test(prefix) && NAME.test(key2.slice(slash + 1));
 }
-function parseLabels(text, flag) {
+function parseLabels(text2, flag) {
   const labels = {};
-  if (text.trim() === "")
+  if (text2.trim() === "")
     return labels;
-  for (const part of text.split(",")) {
+  for (const part of text2.split(",")) {
     const eq = part.indexOf("=");
     if (eq < 0)
       throw new UsageError(`${flag}: "${part}" is not key=value`, `e.g. ${flag} sidecar-injection=enabled,team=a`);
@@ -66587,7 +66825,7 @@ function webhookRow(phase, entry) {
 function policyRow(entry) {
   const actions = entry.detail.validationActions ?? [];
   const fail3 = entry.failurePolicy !== "Ignore";
-  const effects = [actions.includes("Warn") ? "warns the client" : "", actions.includes("Audit") ? "records an audit annotation" : ""].filter((text) => text !== "");
+  const effects = [actions.includes("Warn") ? "warns the client" : "", actions.includes("Audit") ? "records an audit annotation" : ""].filter((text2) => text2 !== "");
   const denies = actions.includes("Deny") ? `request rejected: ValidatingAdmissionPolicy '${entry.configuration}' with binding '${entry.webhook}' denied request` : `not rejected: validationActions ${actions.length > 0 ? actions.join(", ") : "(none)"}, so a failed validation only ${effects.length > 0 ? effects.join(" and ") : "is dropped"}`;
   return {
     phase: "policy",
@@ -66796,8 +67034,8 @@ var init_format_json = __esm({
 });
 
 // dist/src/simulate/mermaid.js
-function mermaidText(text) {
-  return text.replace(/[;#`\u0000-\u001f\u007f-\u009f]/g, " ").replace(/[<>{}]/g, "").replace(/\s+/g, " ").trim();
+function mermaidText(text2) {
+  return text2.replace(/[;#`\u0000-\u001f\u007f-\u009f]/g, " ").replace(/[<>{}]/g, "").replace(/\s+/g, " ").trim();
 }
 function conditional(entry) {
   return entry.reason?.startsWith("depends on") ? ", if its matchConditions hold" : "";
@@ -66868,8 +67106,8 @@ __export(format_markdown_exports, {
   cell: () => cell,
   formatMarkdown: () => formatMarkdown2
 });
-function cell(text) {
-  return escapeCell(String(text ?? ""));
+function cell(text2) {
+  return escapeCell(String(text2 ?? ""));
 }
 function calledText(entry) {
   if (!entry.called)
@@ -66884,7 +67122,7 @@ function table(entries, phase) {
   const rows = entries.map((entry, i) => {
     const n = entry.called ? String(i + 1) : "\u2013";
     if (phase === "policy")
-      return [n, code(entry.configuration), entry.webhook === null ? "\u2013" : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(", ")), cell([entry.reason, validationText(entry)].filter((text) => text !== null).join("; "))];
+      return [n, code(entry.configuration), entry.webhook === null ? "\u2013" : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(", ")), cell([entry.reason, validationText(entry)].filter((text2) => text2 !== null).join("; "))];
     return [n, code(entry.configuration), code(entry.webhook ?? ""), cell(calledText(entry)), cell(entry.failurePolicy), `${entry.timeoutSeconds}s`, ...phase === "mutating" ? [entry.reinvoked ? "yes" : "no"] : [], cell(entry.reason)];
   });
   return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((row2) => `| ${row2.join(" | ")} |`)];
@@ -66914,8 +67152,8 @@ function formatMarkdown2(path) {
   const rows = failureTable(path);
   lines.push("", "### If a called webhook or policy fails", "");
   if (rows.length === 0) {
-    const text = nothingCalledText(path);
-    lines.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+    const text2 = nothingCalledText(path);
+    lines.push(`${text2.charAt(0).toUpperCase()}${text2.slice(1)}.`);
   } else {
     lines.push("| webhook or policy | phase | times out or unreachable (policy: an expression errors) | denies | a matchCondition errors |", "|---|---|---|---|---|");
     for (const row2 of rows)
@@ -66968,10 +67206,10 @@ function readRequestObject(path, flag, readStdin) {
   const raw = readBytes(path, readStdin);
   if (raw.tooLarge !== void 0)
     throw new UsageError(`${flag} ${raw.path}: the file is too large to be one object`);
-  const text = decode(raw.bytes);
-  if (text === null)
+  const text2 = decode(raw.bytes);
+  if (text2 === null)
     throw new UsageError(`${flag} ${raw.path}: the file is not UTF-8 text`);
-  const parsed2 = parseFile({ path: raw.path, text }, { prefilter: false });
+  const parsed2 = parseFile({ path: raw.path, text: text2 }, { prefilter: false });
   const problem = parsed2.problems.find((candidate) => candidate.severity === "error");
   if (problem !== void 0)
     throw new UsageError(`${flag} ${raw.path}:${problem.span.line}:${problem.span.column}: ${problem.message}`);
@@ -67201,14 +67439,14 @@ function objectSelectorMatches(webhook, request3) {
 }
 function matchOne(match, request3, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule45 = matchingRule(include, request3, discovery);
-  if (rule45 === void 0)
+  const rule46 = matchingRule(include, request3, discovery);
+  if (rule46 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request3, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request3))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule45.rule, equivalent: rule45.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule46.rule, equivalent: rule46.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request3, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request3, discovery, false);
@@ -67269,10 +67507,10 @@ function policyFrom(namespace, labelsFrom, settings2) {
   return `${labelsFrom === "flag" ? "the labels of --namespace-labels" : "the labels of the namespace's manifest"}, over ${defaults}`;
 }
 function podSecurityStep(request3, input) {
-  const check7 = psaRequestCheck(request3);
-  if (!check7.checked && check7.why === "resource")
+  const check8 = psaRequestCheck(request3);
+  if (!check8.checked && check8.why === "resource")
     return null;
-  const what = check7.checked ? check7.what : request3.group === "" && (request3.resource === "pods" || request3.resource === "namespaces") ? request3.resource === "pods" ? "pod" : "namespace" : "pod-template";
+  const what = check8.checked ? check8.what : request3.group === "" && (request3.resource === "pods" || request3.resource === "namespaces") ? request3.resource === "pods" ? "pod" : "namespace" : "pod-template";
   const step = (result, namespace2) => ({
     checks: what,
     policy: namespace2 === void 0 ? null : policyText(namespace2),
@@ -67281,11 +67519,11 @@ function podSecurityStep(request3, input) {
   });
   if (!podSecurityEnabled(input.kubeVersion))
     return step({ outcome: "not-checked", reason: "the PodSecurity admission plugin is off by default before Kubernetes 1.23" });
-  if (!check7.checked) {
-    const why = check7.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request3.operation}` : `PodSecurity does not check ${request3.resource}/${request3.subresource}`;
+  if (!check8.checked) {
+    const why = check8.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request3.operation}` : `PodSecurity does not check ${request3.resource}/${request3.subresource}`;
     return step({ outcome: "not-checked", reason: why });
   }
-  if (check7.what === "namespace")
+  if (check8.what === "namespace")
     return namespaceStep(request3, step);
   const name = request3.namespace ?? "";
   const labels = input.namespaceLabels === null || input.namespaceLabels.source === "automatic" ? void 0 : input.namespaceLabels.labels;
@@ -67302,7 +67540,7 @@ function podSecurityStep(request3, input) {
     const rejects = what === "pod" && enforce.level !== "privileged" ? ": a Pod that fails it is rejected" : "";
     return step({ outcome: "depends", reason: `${against}${rejects}; give --object <file> to evaluate it` }, namespace);
   }
-  if (check7.what === "pod" && request3.operation === "UPDATE" && request3.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request3.oldObject.value)) {
+  if (check8.what === "pod" && request3.operation === "UPDATE" && request3.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request3.oldObject.value)) {
     return step({ outcome: "not-checked", reason: "the update changes no container image and no number of containers: PodSecurity lets it through (isSignificantPodUpdate)" }, namespace);
   }
   const verdict = podSecurityVerdict({ kind: object.kind, apiVersion: object.apiVersion, written: object.value }, namespace, input.settings.config, input.kubeVersion);
@@ -67315,11 +67553,11 @@ function podSecurityStep(request3, input) {
   const warn = of("warn");
   const audit = of("audit");
   const auditText = audit !== void 0 && !audit.result.allowed ? wouldViolateMessage(audit.level, audit.version, audit.result.failures) : null;
-  if (check7.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
+  if (check8.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
     return step({ outcome: "rejected", status: "403 Forbidden", message: podForbiddenMessage(object.name ?? "", enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures) }, namespace);
   }
   const warnings = warn !== void 0 && !warn.result.allowed ? [wouldViolateMessage(warn.level, warn.version, warn.result.failures)] : [];
-  if (check7.what === "pod")
+  if (check8.what === "pod")
     return step({ outcome: "admitted", warnings, audit: auditText }, namespace);
   const pods = enforceVerdict === void 0 ? `its Pods are checked when they are created; enforce is privileged: they are not rejected` : enforceVerdict.result.allowed ? `its Pods are checked when they are created: they pass enforce ${modeText(enforceVerdict)}` : `its Pods are checked when they are created, and rejected: ${violatesMessage(enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures)}`;
   return step({ outcome: "admitted", warnings, audit: auditText, pods }, namespace);
@@ -67459,10 +67697,10 @@ function matcherRequest(request3, namespaceLabels2) {
 function describeResource2(request3) {
   return `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
 }
-function notCalledReason(outcome, request3) {
-  if (outcome.called !== false)
+function notCalledReason(outcome2, request3) {
+  if (outcome2.called !== false)
     return null;
-  switch (outcome.reason) {
+  switch (outcome2.reason) {
     case "exempt-kind":
       return isWebhookConfigurationRequest(request3) ? `resource exempt: ${describeResource2(request3)} are never sent to webhooks (admission policies can check them)` : `resource exempt: ${describeResource2(request3)} are never sent to webhooks or admission policies`;
     case "virtual":
@@ -67477,25 +67715,25 @@ function notCalledReason(outcome, request3) {
       return "excludeResourceRules exclude the request";
   }
 }
-function equivalentOf(outcome) {
-  if (outcome.called !== true || outcome.equivalent === null)
+function equivalentOf(outcome2) {
+  if (outcome2.called !== true || outcome2.equivalent === null)
     return {};
-  const { group, version: version2 } = outcome.equivalent;
+  const { group, version: version2 } = outcome2.equivalent;
   return { equivalent: group === "" ? version2 : `${group}/${version2}` };
 }
-function decide(outcome, conditions, request3) {
-  if (outcome.called === false)
-    return { called: false, reason: notCalledReason(outcome, request3), dependsOn: [] };
-  if (outcome.called === "unknown") {
-    const what = outcome.unknown === "namespace-labels" ? "the namespace labels" : "the object labels";
+function decide(outcome2, conditions, request3) {
+  if (outcome2.called === false)
+    return { called: false, reason: notCalledReason(outcome2, request3), dependsOn: [] };
+  if (outcome2.called === "unknown") {
+    const what = outcome2.unknown === "namespace-labels" ? "the namespace labels" : "the object labels";
     return { called: true, reason: `depends on: ${what}`, dependsOn: [] };
   }
   const result = conditions();
   if (result.outcome === "false")
     return { called: false, reason: `matchCondition "${result.condition}" is false`, dependsOn: [] };
   if (result.outcome === "depends")
-    return { called: true, reason: `depends on: ${result.expressions.join(" && ")}`, dependsOn: result.expressions, ...equivalentOf(outcome) };
-  return { called: true, reason: null, dependsOn: [], ...equivalentOf(outcome) };
+    return { called: true, reason: `depends on: ${result.expressions.join(" && ")}`, dependsOn: result.expressions, ...equivalentOf(outcome2) };
+  return { called: true, reason: null, dependsOn: [], ...equivalentOf(outcome2) };
 }
 function calledFirst(entries) {
   return [...entries.filter((entry) => entry.called), ...entries.filter((entry) => !entry.called)];
@@ -67508,8 +67746,8 @@ function webhookEntries(objects2, request3, admission, discovery, kubeVersion, m
   for (const { object } of sorted) {
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
-      const outcome = virtualExempt ? { called: false, reason: "virtual" } : matchWebhook(webhook, admission, discovery);
-      const decision = decide(outcome, () => evaluateConditions2(webhook.matchConditions, request3, meter), request3);
+      const outcome2 = virtualExempt ? { called: false, reason: "virtual" } : matchWebhook(webhook, admission, discovery);
+      const decision = decide(outcome2, () => evaluateConditions2(webhook.matchConditions, request3, meter), request3);
       const reinvoked2 = entry.mutating && decision.called && webhook.reinvocationPolicy === "IfNeeded";
       const pathEntry = {
         configuration: object.name ?? "(no name)",
@@ -67545,8 +67783,8 @@ function policyEntries(objects2, request3, admission, discovery, meter, namespac
       continue;
     }
     for (const binding of bindings) {
-      const outcome = isVirtualResource(request3.group, request3.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request3) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
-      const decision = decide(outcome, () => evaluateConditions2(spec?.matchConditions, request3, meter), request3);
+      const outcome2 = isVirtualResource(request3.group, request3.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request3) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
+      const decision = decide(outcome2, () => evaluateConditions2(spec?.matchConditions, request3, meter), request3);
       const validation = decision.called ? evaluateValidations2(spec, request3, namespace, meter) : void 0;
       entries.push({
         configuration: policy.name ?? "(no name)",
@@ -67626,18 +67864,18 @@ var init_path = __esm({
 });
 
 // dist/src/simulate/request-flags.js
-function parseOperation(text) {
-  if (text === void 0 || text.trim() === "")
+function parseOperation(text2) {
+  if (text2 === void 0 || text2.trim() === "")
     throw new UsageError("simulate needs --operation (CREATE, UPDATE, DELETE or CONNECT)", "e.g. admission-lint simulate deploy/ --operation CREATE --resource pods --namespace team-a");
-  const upper = text.trim().toUpperCase();
+  const upper = text2.trim().toUpperCase();
   if (OPERATIONS3.includes(upper))
     return upper;
   const reads = ["GET", "LIST", "WATCH"];
   if (reads.includes(upper))
-    throw new UsageError(`--operation ${text}: reads never reach admission webhooks; only CREATE, UPDATE, DELETE and CONNECT are admitted`);
+    throw new UsageError(`--operation ${text2}: reads never reach admission webhooks; only CREATE, UPDATE, DELETE and CONNECT are admitted`);
   if (upper === "PATCH")
     throw new UsageError("--operation PATCH: a patch is admitted as UPDATE (or CREATE, for server-side apply of a new object)", "use --operation UPDATE");
-  throw new UsageError(`--operation "${text}" is not CREATE, UPDATE, DELETE or CONNECT${suggestion(upper, OPERATIONS3)}`);
+  throw new UsageError(`--operation "${text2}" is not CREATE, UPDATE, DELETE or CONNECT${suggestion(upper, OPERATIONS3)}`);
 }
 function resolveGroup(group, discovery) {
   if (discovery.knowsGroup(group))
@@ -68002,9 +68240,9 @@ function formatText2(report2) {
   for (const line2 of targetLines(report2))
     lines.push(`  ${safeText(line2)}`);
   lines.push("");
-  const idWidth = Math.max(0, ...report2.checks.map((check7) => check7.id.length));
-  for (const check7 of report2.checks)
-    lines.push(`  ${check7.status.padEnd(WIDTH)}  ${check7.id.padEnd(idWidth)}  ${safeText(check7.message)}`);
+  const idWidth = Math.max(0, ...report2.checks.map((check8) => check8.id.length));
+  for (const check8 of report2.checks)
+    lines.push(`  ${check8.status.padEnd(WIDTH)}  ${check8.id.padEnd(idWidth)}  ${safeText(check8.message)}`);
   if (report2.patch.length > 0) {
     lines.push("", "Patch:");
     for (const op of report2.patch)
@@ -68025,7 +68263,7 @@ function formatText2(report2) {
   const expectation = expectationText(report2);
   if (expectation !== null)
     lines.push(`  ${expectation}`);
-  const errors = report2.checks.filter((check7) => check7.status === "error").length;
+  const errors = report2.checks.filter((check8) => check8.status === "error").length;
   if (errors > 0)
     lines.push(`  ${errors} ${errors === 1 ? "check" : "checks"} failed`);
   return guardText(`${lines.join("\n")}
@@ -68099,7 +68337,7 @@ function formatMarkdown3(report2) {
     "",
     "| check | status | result |",
     "|---|---|---|",
-    ...report2.checks.map((check7) => `| ${check7.id} | ${check7.status} | ${escapeCell(check7.message)} |`)
+    ...report2.checks.map((check8) => `| ${check8.id} | ${check8.status} | ${escapeCell(check8.message)} |`)
   ];
   if (report2.patch.length > 0)
     lines.push("", "Patch:", "", ...report2.patch.map((op) => `- ${codeSpan(op)}`));
@@ -68157,10 +68395,10 @@ var init_node_tls = __esm({
 function rfc3339(date) {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
-function parseSubjectAltName(text) {
+function parseSubjectAltName(text2) {
   const dnsNames = [];
   const ipAddresses = [];
-  for (const raw of (text ?? "").split(/,\s*/)) {
+  for (const raw of (text2 ?? "").split(/,\s*/)) {
     const entry = raw.replace(/^"|"$/g, "");
     if (entry.startsWith("DNS:"))
       dnsNames.push(entry.slice(4));
@@ -68397,10 +68635,10 @@ var init_call = __esm({
 });
 
 // dist/src/probe/json-patch.js
-function decodePatch(text) {
+function decodePatch(text2) {
   let parsed2;
   try {
-    parsed2 = JSON.parse(text);
+    parsed2 = JSON.parse(text2);
   } catch (error) {
     throw new PatchError(`invalid character in the patch: ${error.message}`);
   }
@@ -68637,10 +68875,10 @@ function isClusterName(host) {
   const name = host.toLowerCase().replace(/\.$/, "");
   return /\.svc$/.test(name) || /\.svc\.cluster\.local$/.test(name) || name.endsWith(".cluster.local");
 }
-function parsePort(text, flag, given) {
-  if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535)
+function parsePort(text2, flag, given) {
+  if (!/^\d{1,5}$/.test(text2) || Number(text2) < 1 || Number(text2) > 65535)
     throw new UsageError(`${flag} ${given}: the port must be a number from 1 to 65535`);
-  return Number(text);
+  return Number(text2);
 }
 function parseAddress(address) {
   const match = /^\[([^\]]+)\]:(.*)$/.exec(address) ?? /^([^:]+):(.*)$/.exec(address);
@@ -68651,19 +68889,19 @@ function parseAddress(address) {
     throw new UsageError(`--address ${address}: cluster DNS names resolve only inside the cluster`, "forward a local port (kubectl port-forward -n NAMESPACE svc/NAME 8443:443) and give --address 127.0.0.1:8443");
   return { host, port: parsePort(match[2], "--address", address) };
 }
-function parseUrl(text, flag) {
+function parseUrl(text2, flag) {
   let url;
   try {
-    url = new URL(text);
+    url = new URL(text2);
   } catch {
-    throw new UsageError(`${flag} ${text}: not a URL; give https://HOST:PORT/PATH`);
+    throw new UsageError(`${flag} ${text2}: not a URL; give https://HOST:PORT/PATH`);
   }
   if (url.protocol !== "https:")
-    throw new UsageError(`${flag} ${text}: the API server calls webhooks over https only`);
+    throw new UsageError(`${flag} ${text2}: the API server calls webhooks over https only`);
   if (url.username !== "" || url.password !== "")
-    throw new UsageError(`${flag} ${text}: a webhook URL carries no user or password`);
+    throw new UsageError(`${flag} ${text2}: a webhook URL carries no user or password`);
   if (url.search !== "" || url.hash !== "")
-    throw new UsageError(`${flag} ${text}: a webhook URL has no query or fragment`);
+    throw new UsageError(`${flag} ${text2}: a webhook URL has no query or fragment`);
   return url;
 }
 function urlHost(url) {
@@ -68760,14 +68998,14 @@ function isTextResponse(contentType) {
   return contentType.trim().toLowerCase().startsWith("text/");
 }
 function httpErrorReason(status, contentType, body) {
-  const text = body.subarray(0, 2048).toString("utf8");
+  const text2 = body.subarray(0, 2048).toString("utf8");
   try {
     const parsed2 = JSON.parse(body.toString("utf8"));
     if (isRecord2(parsed2) && parsed2.kind === "Status" && parsed2.status === "Failure" && typeof parsed2.message === "string")
       return parsed2.message;
   } catch {
   }
-  return genericServerResponse(status, isTextResponse(contentType) ? text.trim() : "unknown");
+  return genericServerResponse(status, isTextResponse(contentType) ? text2.trim() : "unknown");
 }
 function gvkString(apiVersion, kind) {
   const slash = apiVersion.indexOf("/");
@@ -68778,8 +69016,8 @@ function typeError2(field, value, goType) {
   const kind = Array.isArray(value) ? "array" : value === null ? "null" : typeof value === "object" ? "object" : typeof value;
   return `json: cannot unmarshal ${kind} into Go struct field AdmissionReview.response.${field} of type ${goType}`;
 }
-function decodeBase64(text) {
-  const clean = text.replace(/[\r\n]/g, "");
+function decodeBase64(text2) {
+  const clean = text2.replace(/[\r\n]/g, "");
   const bad = /[^A-Za-z0-9+/=]/.exec(clean);
   if (bad)
     return { badAt: bad.index };
@@ -68848,7 +69086,7 @@ function tlsChecks(result, now) {
 }
 function verifyCall(result, ctx) {
   const checks = [...tlsChecks(result, ctx.now ?? /* @__PURE__ */ new Date())];
-  const done = (outcome) => ({ checks, outcome });
+  const done = (outcome2) => ({ checks, outcome: outcome2 });
   if (result.kind === "failed") {
     if (result.stage !== "tls")
       checks.push({ id: "http", status: "error", message: result.reason });
@@ -69069,18 +69307,18 @@ function rootsOf(webhook, caBundleFile) {
     return { pem: void 0, label, problem: "could not get REST client: unable to load root certificates: unable to parse bytes as PEM block" };
   return { pem: readable.join("\n"), label: `${label} (${readable.length} ${readable.length === 1 ? "certificate" : "certificates"})`, problem: null };
 }
-function verdictOf(outcome, failurePolicy, webhook) {
-  switch (outcome.kind) {
+function verdictOf(outcome2, failurePolicy, webhook) {
+  switch (outcome2.kind) {
     case "allowed":
-      return { kind: "admitted", message: outcome.patched !== null ? "admitted, with the patch applied" : "admitted" };
+      return { kind: "admitted", message: outcome2.patched !== null ? "admitted, with the patch applied" : "admitted" };
     case "denied":
-      return { kind: "rejected-by-webhook", message: outcome.message };
+      return { kind: "rejected-by-webhook", message: outcome2.message };
     case "call-error":
-      return failurePolicy === "Ignore" ? { kind: "admitted-unchecked", message: `failurePolicy Ignore: the API server logs "Failed calling webhook, failing open ${webhook}: ${outcome.reason}" and admits the request unchecked` } : { kind: "rejected-call-failed", message: `Internal error occurred: ${outcome.reason}` };
+      return failurePolicy === "Ignore" ? { kind: "admitted-unchecked", message: `failurePolicy Ignore: the API server logs "Failed calling webhook, failing open ${webhook}: ${outcome2.reason}" and admits the request unchecked` } : { kind: "rejected-call-failed", message: `Internal error occurred: ${outcome2.reason}` };
     case "internal-error":
-      return { kind: "rejected", message: outcome.message };
+      return { kind: "rejected", message: outcome2.message };
     case "undetermined":
-      return { kind: "undetermined", message: outcome.message };
+      return { kind: "undetermined", message: outcome2.message };
   }
 }
 function isAdmitted(kind) {
@@ -69143,8 +69381,8 @@ async function probe(options) {
   const old = withNamespace(request3.operation === "DELETE" ? request3.object?.value ?? null : request3.oldObject?.value ?? null, request3);
   const objectName = request3.object?.name ?? "";
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const report2 = (checks2, outcome, rest = {}) => {
-    const verdict = verdictOf(outcome, failurePolicy, name);
+  const report2 = (checks2, outcome2, rest = {}) => {
+    const verdict = verdictOf(outcome2, failurePolicy, name);
     const repeats2 = rest.repeats ?? null;
     const wanted = options.expect === "allowed";
     const kinds = repeats2 === null ? [verdict.kind] : Object.keys(repeats2.verdicts);
@@ -69173,7 +69411,7 @@ async function probe(options) {
       repeats: repeats2,
       expect: options.expect ?? null,
       expectationMet: options.expect === void 0 ? null : kinds.every((kind) => isAdmitted(kind) === wanted),
-      failed: checks2.some((check7) => check7.status === "error"),
+      failed: checks2.some((check8) => check8.status === "error"),
       ...rest
     };
   };
@@ -69321,10 +69559,10 @@ function probeCommand() {
   const command2 = new Command("probe").description("call one webhook of the paths as the API server would (its AdmissionReview, TLS against the caBundle, timeoutSeconds), check the answer step by step and say what the API server would do with the request (exits 1 when a check fails or the verdict is not --expect)").argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").option("--webhook <name>", "the webhook to call: its name, or CONFIGURATION/NAME (required)").option("--address <host:port>", "connect here instead of the service (e.g. 127.0.0.1:8443 after kubectl port-forward); the TLS server name and the path stay the configuration's").option("--url <url>", "connect to this https://HOST:PORT/PATH instead (the TLS server name stays the configuration's)").option("--ca-bundle-file <file>", "PEM roots to verify the server with, instead of the configuration's caBundle (e.g. when it is injected in the cluster)").option("--object <file>", "the request's object (- for stdin): fills in the operation (CREATE), resource, namespace and name").option("--old-object <file>", "the object before the update (with --object: an UPDATE)").option("--operation <op>", "CREATE, UPDATE, DELETE or CONNECT (default with --object: CREATE)").option("--resource <resource>", "the plural resource, e.g. pods (not needed with --object)").option("--group <group>", 'the API group (default: "", the core group)').option("--api-version <version>", "the API version (default: v1, or the group's only version)").option("--subresource <name>", "a subresource, e.g. status").option("--namespace <name>", "the namespace (default: the object's, else default)").option("--namespace-labels <k=v,...>", "the namespace's labels, for whether the API server would call the webhook").option("--object-labels <k=v,...>", "the object's labels without --object").option("--dry-run", "a dry-run request (a webhook whose sideEffects are not None or NoneOnDryRun is not called)").option("--as <user>", "request.userInfo.username", DEFAULT_USER).option("--as-group <group>", "a group in request.userInfo.groups (repeatable; system:authenticated is added)", collect2, []).option("--as-uid <uid>", "request.userInfo.uid").option("--repeat <n>", "call it n times in all, for latency percentiles", "1").option("--concurrency <c>", "at most c calls at a time with --repeat", "1").addOption(new Option("--expect <verdict>", "exit 1 unless the API server would admit (allowed) or reject (denied) the request").choices(["allowed", "denied"])).addOption(new Option("-f, --format <format>", "output format").choices(PROBE_FORMATS).default("stylish")).option("-o, --output <file>", "write the output to a file instead of stdout").option("--kube-version <version>", `the Kubernetes version (for the request's resources; default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
   return withExamples(command2, "probe");
 }
-function wholeNumber(text, flag) {
-  if (!/^\d+$/.test(text.trim()))
-    throw new UsageError(`${flag} ${text}: give a whole number`);
-  return Number(text.trim());
+function wholeNumber(text2, flag) {
+  if (!/^\d+$/.test(text2.trim()))
+    throw new UsageError(`${flag} ${text2}: give a whole number`);
+  return Number(text2.trim());
 }
 async function runProbeCommand(args, io) {
   const parsed2 = await parseSubcommand(probeCommand(), args, io);
@@ -69482,8 +69720,8 @@ function matrixColumns(report2) {
   return report2.webhooks.map((webhook, index) => ({ webhook, index })).filter(({ webhook }) => webhook.critical.some((cell2) => cell2.mark !== "none"));
 }
 function notInMatrix(report2) {
-  const shown = new Set(matrixColumns(report2).map(({ webhook }) => webhook));
-  const rest = report2.webhooks.filter((webhook) => !shown.has(webhook));
+  const shown2 = new Set(matrixColumns(report2).map(({ webhook }) => webhook));
+  const rest = report2.webhooks.filter((webhook) => !shown2.has(webhook));
   if (rest.length === 0)
     return null;
   return `${rest.length} other webhook${rest.length === 1 ? "" : "s"} intercept${rest.length === 1 ? "s" : ""} none of them: ${rest.map((webhook) => `${webhook.configuration} / ${webhook.webhook}`).join(", ")}`;
@@ -69558,7 +69796,7 @@ function formatText3(report2) {
     for (const hook of hooks)
       lines.push(`    ${hook}`);
   }
-  lines.push("", ...MARK_LEGEND.map(([mark, text]) => `  ${MARK_TEXT[mark]}: ${text}`));
+  lines.push("", ...MARK_LEGEND.map(([mark, text2]) => `  ${MARK_TEXT[mark]}: ${text2}`));
   const psa = report2.podSecurity;
   lines.push("", `Pod Security per namespace (${safeText(podSecurityHeading(psa))}):`);
   if (psa.enabled && psa.namespaces.length === 0)
@@ -69657,7 +69895,7 @@ function formatMarkdown4(report2) {
   const rest = notInMatrix(report2);
   if (rest !== null && columns.length > 0)
     lines.push("", `${escapeCell(rest)}.`);
-  lines.push("", ...MARK_LEGEND.map(([mark, text]) => `- **${MARK_TEXT[mark]}**: ${text}`));
+  lines.push("", ...MARK_LEGEND.map(([mark, text2]) => `- **${MARK_TEXT[mark]}**: ${text2}`));
   const psa = report2.podSecurity;
   lines.push("", "### Pod Security per namespace", "", `${escapeCell(podSecurityHeading(psa))}.`);
   if (psa.enabled && psa.namespaces.length > 0) {
@@ -69687,8 +69925,8 @@ __export(format_html_exports, {
   escapeHtml: () => escapeHtml2,
   formatHtml: () => formatHtml
 });
-function escapeHtml2(text) {
-  return safeMarkupText(text).replace(/\r\n?/g, "\n").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+function escapeHtml2(text2) {
+  return safeMarkupText(text2).replace(/\r\n?/g, "\n").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 function formatHtml(report2) {
   const out = [
@@ -69724,7 +69962,7 @@ function formatHtml(report2) {
     const rest = notInMatrix(report2);
     if (rest !== null)
       out.push(`<p id="not-in-matrix">${escapeHtml2(rest)}.</p>`);
-    out.push(`<ul>${MARK_LEGEND.map(([mark, text]) => `<li><strong>${escapeHtml2(MARK_TEXT[mark])}</strong>: ${escapeHtml2(text)}</li>`).join("")}</ul>`);
+    out.push(`<ul>${MARK_LEGEND.map(([mark, text2]) => `<li><strong>${escapeHtml2(MARK_TEXT[mark])}</strong>: ${escapeHtml2(text2)}</li>`).join("")}</ul>`);
   }
   out.push('<h2 id="webhooks">Webhooks</h2>');
   report2.webhooks.forEach((webhook, i) => {
@@ -69877,7 +70115,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule45) => rule45 !== null).map((rule45) => ({ operations: rule45.operations ?? [], apiGroups: rule45.apiGroups ?? [], apiVersions: rule45.apiVersions ?? [], resources: rule45.resources ?? [], scope: rule45.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule46) => rule46 !== null).map((rule46) => ({ operations: rule46.operations ?? [], apiGroups: rule46.apiGroups ?? [], apiVersions: rule46.apiVersions ?? [], resources: rule46.resources ?? [], scope: rule46.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -70037,9 +70275,9 @@ var require_admission_lint = __commonJS({
           known = version2();
         } catch {
         }
-        const text = String(error?.stack ?? error).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+        const text2 = String(error?.stack ?? error).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
         process.stderr.write(`internal error in admission-lint ${known}; please report it with the input that caused it
-${text}
+${text2}
 `);
         process.exitCode = 2;
       };
@@ -70047,7 +70285,7 @@ ${text}
         try {
           const fd = fstatSync2(1);
           if (fd.isFile() || fd.isCharacterDevice() && fd.rdev === statSync2("/dev/null").rdev) {
-            return { write: (text) => (writeSync2(1, text), true) };
+            return { write: (text2) => (writeSync2(1, text2), true) };
           }
         } catch {
         }
@@ -70061,7 +70299,7 @@ ${text}
       process.on("unhandledRejection", banner);
       (async () => {
         const { run: run2 } = await loadCli();
-        const stderr = { write: (text) => process.stderr.write(text) };
+        const stderr = { write: (text2) => process.stderr.write(text2) };
         const code18 = await run2(process.argv.slice(2), { stdout, stderr, env: process.env });
         if (process.exitCode !== 2) process.exitCode = code18;
       })().catch(banner);
@@ -70093,12 +70331,12 @@ init_rules();
 init_import_meta_url();
 init_glob();
 function compilePathGlob(pattern) {
-  let text = pattern.trim().replace(/\\/g, "/");
-  while (text.startsWith("./"))
-    text = text.slice(2);
-  const floating = !text.replace(/\/+$/, "").includes("/");
-  text = text.replace(/^\/+/, "").replace(/\/+$/, "");
-  const segments = text.split("/").filter((segment) => segment !== "");
+  let text2 = pattern.trim().replace(/\\/g, "/");
+  while (text2.startsWith("./"))
+    text2 = text2.slice(2);
+  const floating = !text2.replace(/\/+$/, "").includes("/");
+  text2 = text2.replace(/^\/+/, "").replace(/\/+$/, "");
+  const segments = text2.split("/").filter((segment) => segment !== "");
   const tokens = floating ? [{ type: "segments" }] : [];
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
@@ -70203,9 +70441,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule45) {
+function ruleSchema(rule46) {
   const options = {};
-  for (const [name, option] of Object.entries(rule45.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule46.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -70214,7 +70452,7 @@ function ruleSchema(rule45) {
     };
   }
   return {
-    description: `${rule45.meta.title} (default severity: ${rule45.meta.severity})`,
+    description: `${rule46.meta.title} (default severity: ${rule46.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -70230,8 +70468,8 @@ function ruleSchema(rule45) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule45 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule45.meta.id] = ruleSchema(rule45);
+  for (const rule46 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule46.meta.id] = ruleSchema(rule46);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -70318,36 +70556,36 @@ function display2(path, cwd) {
 var MAX_CONFIG_BYTES = 1024 * 1024;
 function loadConfig(options) {
   let absolute;
-  let shown;
+  let shown2;
   if (options.explicit !== void 0) {
     absolute = (0, import_node_path12.resolve)(options.cwd, options.explicit);
-    shown = options.explicit.split("\\").join("/");
+    shown2 = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
-      throw new ConfigError(`${shown}: no such config file`);
+      throw new ConfigError(`${shown2}: no such config file`);
   } else {
     absolute = options.lookup === false ? void 0 : discoverConfig(options.cwd);
-    shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
+    shown2 = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
     return resolveConfig({}, null, (0, import_node_path12.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
-    throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
+    throw new ConfigError(`${shown2}: cannot read the config file: ${read2.code}`);
   if (read2.kind === "not-regular")
-    throw new ConfigError(`${shown}: the config file is not a regular file`);
+    throw new ConfigError(`${shown2}: the config file is not a regular file`);
   if (read2.kind === "too-large")
-    throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
-  const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path12.dirname)(absolute), absolute);
+    throw new ConfigError(`${shown2}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
+  const text2 = Buffer.from(read2.bytes).toString("utf8");
+  return resolveConfig(parseConfig(text2, shown2, options.rules), shown2, (0, import_node_path12.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
-  const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
+  const text2 = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
   const lineCounter = new import_yaml5.LineCounter();
-  const doc = (0, import_yaml5.parseDocument)(text, { version: "1.2", uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const doc = (0, import_yaml5.parseDocument)(text2, { version: "1.2", uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) {
     const { line: line2, col } = lineCounter.linePos(problem.pos[0]);
-    throw new ConfigError(`${file}:${line2}:${col}: ${yamlProblem(problem.code, problem.message, text, problem.pos[0])}`);
+    throw new ConfigError(`${file}:${line2}:${col}: ${yamlProblem(problem.code, problem.message, text2, problem.pos[0])}`);
   }
   let value;
   try {
@@ -70364,9 +70602,9 @@ function parseConfig(raw, file, rules2) {
   }
   return value;
 }
-function yamlProblem(code18, message, text, start) {
+function yamlProblem(code18, message, text2, start) {
   if (code18 === "DUPLICATE_KEY")
-    return `duplicate key "${/^[^\s:,[\]{}]*/.exec(text.slice(start))?.[0] ?? ""}"`;
+    return `duplicate key "${/^[^\s:,[\]{}]*/.exec(text2.slice(start))?.[0] ?? ""}"`;
   if (code18 === "MULTIPLE_DOCS")
     return "a second YAML document (---): a config file holds one mapping";
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
@@ -70593,16 +70831,16 @@ function writeBaseline(path, findings, cwd) {
 }
 var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
-  let text;
+  let text2;
   try {
-    text = readFileSync((0, import_node_path14.resolve)(cwd, path), "utf8");
+    text2 = readFileSync((0, import_node_path14.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
   }
   let data;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(text2);
   } catch (error) {
     throw new InputError(`${path}: not a baseline file: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -70733,17 +70971,17 @@ function normalizeEdits(edits) {
   }
   return sorted;
 }
-function applyEdits(text, edits) {
+function applyEdits(text2, edits) {
   const sorted = normalizeEdits(edits);
   if (sorted === void 0)
     return void 0;
   let out = "";
   let at = 0;
   for (const edit of sorted) {
-    out += text.slice(at, edit.start) + edit.text;
+    out += text2.slice(at, edit.start) + edit.text;
     at = edit.end;
   }
-  return out + text.slice(at);
+  return out + text2.slice(at);
 }
 
 // dist/src/fix/fix-files.js
@@ -70756,8 +70994,8 @@ init_write();
 // dist/src/fix/diff.js
 init_import_meta_url();
 var CONTEXT = 3;
-function splitLines(text) {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+function splitLines(text2) {
+  return text2.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 function lineOf(starts, offset) {
   let low = 0;
@@ -70776,11 +71014,11 @@ function printLine(prefix, line2) {
 \\ No newline at end of file
 `;
 }
-function unifiedDiff(path, text, edits) {
+function unifiedDiff(path, text2, edits) {
   const sorted = normalizeEdits(edits);
   if (sorted === void 0 || sorted.length === 0)
     return "";
-  const lines = splitLines(text);
+  const lines = splitLines(text2);
   const starts = [];
   let offset = 0;
   for (const line2 of lines) {
@@ -70873,8 +71111,8 @@ init_field_path();
 init_import_meta_url();
 var import_yaml14 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
-function editableFile(text, parseText2 = text) {
-  return { text, documents: parseAsGoYaml(parseText2, { logLevel: "silent" }) };
+function editableFile(text2, parseText2 = text2) {
+  return { text: text2, documents: parseAsGoYaml(parseText2, { logLevel: "silent" }) };
 }
 function documentText(file, documentIndex) {
   const doc = file.documents[documentIndex];
@@ -70929,18 +71167,18 @@ function nodeAt(doc, path) {
     return void 0;
   return node;
 }
-function lineStart(text, offset) {
-  return text.lastIndexOf("\n", offset - 1) + 1;
+function lineStart(text2, offset) {
+  return text2.lastIndexOf("\n", offset - 1) + 1;
 }
-function lineEnd(text, offset) {
-  const newline = text.indexOf("\n", offset);
+function lineEnd(text2, offset) {
+  const newline = text2.indexOf("\n", offset);
   if (newline < 0)
-    return text.length;
-  return newline > 0 && text[newline - 1] === "\r" ? newline - 1 : newline;
+    return text2.length;
+  return newline > 0 && text2[newline - 1] === "\r" ? newline - 1 : newline;
 }
-function lineBreakOf(text) {
-  const newline = text.indexOf("\n");
-  return newline > 0 && text[newline - 1] === "\r" ? "\r\n" : "\n";
+function lineBreakOf(text2) {
+  const newline = text2.indexOf("\n");
+  return newline > 0 && text2[newline - 1] === "\r" ? "\r\n" : "\n";
 }
 function yamlValue(value, json) {
   if (Array.isArray(value))
@@ -70950,10 +71188,10 @@ function yamlValue(value, json) {
   }
   if (typeof value === "number" || typeof value === "boolean")
     return String(value);
-  const text = String(value);
-  if (json || !/^[A-Za-z][A-Za-z0-9.\-/]*$/.test(text) || /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/.test(text))
-    return JSON.stringify(text);
-  return text;
+  const text2 = String(value);
+  if (json || !/^[A-Za-z][A-Za-z0-9.\-/]*$/.test(text2) || /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/.test(text2))
+    return JSON.stringify(text2);
+  return text2;
 }
 var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml14.Scalar.PLAIN, import_yaml14.Scalar.QUOTE_DOUBLE, import_yaml14.Scalar.QUOTE_SINGLE]);
 function insertPair(file, documentIndex, path, key2, value) {
@@ -70968,18 +71206,18 @@ function insertPair(file, documentIndex, path, key2, value) {
   const first = map.items[0];
   if (!(0, import_yaml14.isScalar)(first.key) || !first.key.range)
     return void 0;
-  const text = file.text;
+  const text2 = file.text;
   const keyStart = first.key.range[0];
   if (map.flow) {
     const json = first.key.type === import_yaml14.Scalar.QUOTE_DOUBLE;
     return { start: keyStart, end: keyStart, text: `${json ? JSON.stringify(key2) : key2}: ${yamlValue(value, json)}, ` };
   }
-  const indent = keyStart - lineStart(text, keyStart);
-  const eol = lineBreakOf(text);
+  const indent = keyStart - lineStart(text2, keyStart);
+  const eol = lineBreakOf(text2);
   const pair = `${key2}: ${yamlValue(value, false)}`;
   const firstValue = first.value;
-  if ((0, import_yaml14.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
-    const at = lineEnd(text, firstValue.range[1]);
+  if ((0, import_yaml14.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text2.slice(keyStart, firstValue.range[1]).includes("\n")) {
+    const at = lineEnd(text2, firstValue.range[1]);
     return { start: at, end: at, text: `${eol}${" ".repeat(indent)}${pair}` };
   }
   return { start: keyStart, end: keyStart, text: `${pair}${eol}${" ".repeat(indent)}` };
@@ -71011,9 +71249,9 @@ function removeItem(file, documentIndex, path) {
   const item = seq.items[index];
   if (!(0, import_yaml14.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
     return void 0;
-  const text = file.text;
+  const text2 = file.text;
   const [start, end] = item.range;
-  if (text.slice(start, end).includes("\n"))
+  if (text2.slice(start, end).includes("\n"))
     return void 0;
   if (seq.flow) {
     const next = seq.items[index + 1];
@@ -71024,14 +71262,14 @@ function removeItem(file, documentIndex, path) {
       return { start: previous.range[1], end, text: "" };
     return void 0;
   }
-  const from = lineStart(text, start);
-  if (!/^[ \t]*-[ \t]+$/.test(text.slice(from, start)))
+  const from = lineStart(text2, start);
+  if (!/^[ \t]*-[ \t]+$/.test(text2.slice(from, start)))
     return void 0;
-  const after = text.slice(end, lineEnd(text, end));
+  const after = text2.slice(end, lineEnd(text2, end));
   if (!/^[ \t]*(?:#.*)?$/.test(after))
     return void 0;
-  const newline = text.indexOf("\n", end);
-  return { start: from, end: newline < 0 ? text.length : newline + 1, text: "" };
+  const newline = text2.indexOf("\n", end);
+  return { start: from, end: newline < 0 ? text2.length : newline + 1, text: "" };
 }
 
 // dist/src/fix/objects.js
@@ -71042,32 +71280,32 @@ init_recognize();
 function mayBeAdmission(documentText2) {
   return /WebhookConfiguration|AdmissionPolicy|kind['"]?\s*:\s*['"]?List\b|\\[xuU]|\\\r?\n|!!binary|:binary>/.test(documentText2);
 }
-function admissionText(text) {
-  const filtered = prefilter(text, mayBeAdmission);
-  return filtered.mode === "masked" ? filtered.text : text;
+function admissionText(text2) {
+  const filtered = prefilter(text2, mayBeAdmission);
+  return filtered.mode === "masked" ? filtered.text : text2;
 }
-function documentsOnLines(text, lines) {
-  const documents = documentLines(text);
+function documentsOnLines(text2, lines) {
+  const documents = documentLines(text2);
   if (documents === void 0)
-    return admissionText(text);
+    return admissionText(text2);
   const starts = [0];
-  for (let at2 = text.indexOf("\n"); at2 >= 0; at2 = text.indexOf("\n", at2 + 1))
+  for (let at2 = text2.indexOf("\n"); at2 >= 0; at2 = text2.indexOf("\n", at2 + 1))
     starts.push(at2 + 1);
-  const spans = lines.map((line2) => [starts[line2 - 1] ?? text.length, (starts[line2] ?? text.length + 1) - 1]);
-  const kept = (document) => spans.some(([from, to]) => from <= document.end && to >= document.start) && mayBeAdmission(text.slice(document.start, document.end));
+  const spans = lines.map((line2) => [starts[line2 - 1] ?? text2.length, (starts[line2] ?? text2.length + 1) - 1]);
+  const kept = (document) => spans.some(([from, to]) => from <= document.end && to >= document.start) && mayBeAdmission(text2.slice(document.start, document.end));
   const blank2 = documents.filter((document) => document.firstContent >= 0 && !kept(document));
   const pieces = [];
   let at = 0;
   for (const document of blank2) {
     const length = document.end - document.firstContent;
-    pieces.push(text.slice(at, document.firstContent), length === 1 ? "~" : `~ ${"#".repeat(length - 2)}`);
+    pieces.push(text2.slice(at, document.firstContent), length === 1 ? "~" : `~ ${"#".repeat(length - 2)}`);
     at = document.end;
   }
-  pieces.push(text.slice(at));
+  pieces.push(text2.slice(at));
   return pieces.join("");
 }
-function readObjects(path, text) {
-  const parsed2 = parseFile({ path, text }, { prefilter: false });
+function readObjects(path, text2) {
+  const parsed2 = parseFile({ path, text: text2 }, { prefilter: false });
   const objects2 = [];
   for (const manifest of parsed2.manifests) {
     const recognized = recognize(manifest);
@@ -71117,8 +71355,8 @@ function setField(object, file, at, field, value) {
   if (edit === void 0)
     return void 0;
   const source = file.text.slice(edit.start, edit.end);
-  const text = typeof value === "number" ? String(value) : source.startsWith('"') ? JSON.stringify(value) : source.startsWith("'") ? `'${value}'` : value;
-  return { ...edit, text };
+  const text2 = typeof value === "number" ? String(value) : source.startsWith('"') ? JSON.stringify(value) : source.startsWith("'") ? `'${value}'` : value;
+  return { ...edit, text: text2 };
 }
 function fieldSuggestion(object, edit, at, field, value, description2) {
   return {
@@ -71167,12 +71405,12 @@ function hasGuard(object, file, path, hint2) {
   if (edit === void 0)
     return void 0;
   const single = file.text.slice(edit.start, edit.end).startsWith("'");
-  const text = single ? `'${guarded.replace(/'/g, "''")}'` : JSON.stringify(guarded);
+  const text2 = single ? `'${guarded.replace(/'/g, "''")}'` : JSON.stringify(guarded);
   return {
     description: `test for the field first: has(${field}) && (\u2026), so an object without it gets false instead of an error`,
     kind: "suggestion",
     resolves: false,
-    edits: [{ ...edit, text }],
+    edits: [{ ...edit, text: text2 }],
     object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
     expect: (before) => {
       const after = cloneData(before);
@@ -71439,8 +71677,8 @@ function planFixes(findings, objects2, file) {
     const object = objectFor(objects2, finding);
     if (object === void 0 || finding.fieldPath === null)
       continue;
-    const text = documentText(file, object.manifest.documentIndex);
-    if (text === void 0 || templateIn(text) !== void 0)
+    const text2 = documentText(file, object.manifest.documentIndex);
+    if (text2 === void 0 || templateIn(text2) !== void 0)
       continue;
     const path = pathOf2(object, finding.fieldPath);
     if (path === void 0)
@@ -71532,7 +71770,7 @@ function proven(path, before, afterText, fixes) {
   });
 }
 var SEPARATE_PROOF_BUDGET = 16 * 1024 * 1024;
-var withinBudget = (text, proofs) => text.length * proofs <= SEPARATE_PROOF_BUDGET;
+var withinBudget = (text2, proofs) => text2.length * proofs <= SEPARATE_PROOF_BUDGET;
 function proveSuggestions(path, file, suggestions) {
   const byDocument = /* @__PURE__ */ new Map();
   for (const fix of suggestions)
@@ -71555,13 +71793,13 @@ function proveSuggestions(path, file, suggestions) {
   }
   return suggestions.filter((fix) => accepted.has(fix));
 }
-function fixFileText(path, text, findings) {
+function fixFileText(path, text2, findings) {
   const planning = findings.filter(mayPlanEdit);
   if (planning.length === 0)
     return { text: void 0, applied: [], dropped: [], suggestions: [] };
-  const parseText2 = documentsOnLines(text, planning.map((finding) => finding.line));
+  const parseText2 = documentsOnLines(text2, planning.map((finding) => finding.line));
   const before = readObjects(path, parseText2);
-  const file = editableFile(text, parseText2);
+  const file = editableFile(text2, parseText2);
   const planned = planFixes(planning, before.objects, file);
   const candidates2 = planned.filter((fix) => fix.kind === "fix");
   const suggestions = proveSuggestions(path, file, planned.filter((fix) => fix.kind === "suggestion"));
@@ -71570,12 +71808,12 @@ function fixFileText(path, text, findings) {
   const provenOn = (fixes) => {
     const edits = fixes.flatMap((fix) => fix.edits);
     const parsedAfter = applyEdits(parseText2, edits);
-    return parsedAfter !== void 0 && proven(path, before, parsedAfter, fixes) ? applyEdits(text, edits) : void 0;
+    return parsedAfter !== void 0 && proven(path, before, parsedAfter, fixes) ? applyEdits(text2, edits) : void 0;
   };
   const all = provenOn(candidates2);
   if (all !== void 0)
-    return { text: all === text ? void 0 : all, applied: candidates2, dropped: [], suggestions };
-  if (!withinBudget(text, candidates2.length))
+    return { text: all === text2 ? void 0 : all, applied: candidates2, dropped: [], suggestions };
+  if (!withinBudget(text2, candidates2.length))
     return { text: void 0, applied: [], dropped: candidates2, suggestions };
   const applied2 = [];
   const dropped = [];
@@ -71588,7 +71826,7 @@ function fixFileText(path, text, findings) {
     } else
       dropped.push(fix);
   }
-  return { text: current === text ? void 0 : current, applied: applied2, dropped, suggestions };
+  return { text: current === text2 ? void 0 : current, applied: applied2, dropped, suggestions };
 }
 
 // dist/src/fix/fix-files.js
@@ -71631,7 +71869,7 @@ function whyNotWritable(file, absolute, options, roots) {
   return void 0;
 }
 function fixOne(file, findings, options, roots) {
-  const none = (skipped, text2) => ({ file, applied: [], suggestions: [], diff: "", ...skipped ? { skipped } : {}, ...text2 !== void 0 ? { text: text2 } : {} });
+  const none = (skipped, text3) => ({ file, applied: [], suggestions: [], diff: "", ...skipped ? { skipped } : {}, ...text3 !== void 0 ? { text: text3 } : {} });
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
@@ -71649,18 +71887,18 @@ function fixOne(file, findings, options, roots) {
     return none("it cannot be read again as UTF-8 text");
   }
   const bom = raw.startsWith(BOM) ? BOM : "";
-  const text = raw.slice(bom.length);
-  if (normalizeBreaks(text) !== text)
+  const text2 = raw.slice(bom.length);
+  if (normalizeBreaks(text2) !== text2)
     return none("it has line breaks other than LF and CRLF (or a byte-order mark inside)", stdin ? raw : void 0);
-  const result = fixFileText(file, text, findings);
+  const result = fixFileText(file, text2, findings);
   if (result.dropped.length > 0) {
-    return { ...none(`${result.dropped.length} of its fixes could not be proven to keep what the objects do`, stdin ? raw : void 0), suggestions: result.suggestions, source: text };
+    return { ...none(`${result.dropped.length} of its fixes could not be proven to keep what the objects do`, stdin ? raw : void 0), suggestions: result.suggestions, source: text2 };
   }
   const fixed = result.text;
-  const diff = fixed === void 0 ? "" : unifiedDiff(file, text, result.applied.flatMap((fix) => fix.edits));
+  const diff = fixed === void 0 ? "" : unifiedDiff(file, text2, result.applied.flatMap((fix) => fix.edits));
   if (fixed !== void 0 && !options.dryRun && !stdin)
     writeFileAtomic("--fix", file, bom + fixed, { cwd: options.cwd, what: file });
-  return { file, applied: fixed === void 0 ? [] : result.applied, suggestions: result.suggestions, diff, source: text, ...stdin ? { text: bom + (fixed ?? text) } : {} };
+  return { file, applied: fixed === void 0 ? [] : result.applied, suggestions: result.suggestions, diff, source: text2, ...stdin ? { text: bom + (fixed ?? text2) } : {} };
 }
 function fixFiles(options) {
   const byFile2 = /* @__PURE__ */ new Map();
@@ -71680,12 +71918,12 @@ function fixFiles(options) {
 }
 
 // dist/src/fix/report-fixes.js
-function positionAt(text, offset) {
-  const lineStart2 = text.lastIndexOf("\n", offset - 1) + 1;
+function positionAt(text2, offset) {
+  const lineStart2 = text2.lastIndexOf("\n", offset - 1) + 1;
   let line2 = 1;
-  for (let at = text.indexOf("\n"); at >= 0 && at < offset; at = text.indexOf("\n", at + 1))
+  for (let at = text2.indexOf("\n"); at >= 0 && at < offset; at = text2.indexOf("\n", at + 1))
     line2++;
-  return { line: line2, column: offset - lineStart2 + 1, byteColumn: Buffer.byteLength(text.slice(lineStart2, offset), "utf8") + 1 };
+  return { line: line2, column: offset - lineStart2 + 1, byteColumn: Buffer.byteLength(text2.slice(lineStart2, offset), "utf8") + 1 };
 }
 function joinedEdits(edits) {
   const joined = [];
@@ -71702,8 +71940,8 @@ var keyOf4 = (item) => `${item.file}\0${item.ruleId}\0${item.documentIndex}\0${i
 function fixesForFindings(findings, options) {
   const outcomes2 = fixFiles({ findings, paths: options.paths, cwd: options.cwd, dryRun: true, ...options.stdin ? { stdin: options.stdin } : {} });
   const byFinding = /* @__PURE__ */ new Map();
-  for (const outcome of outcomes2) {
-    const source = outcome.source;
+  for (const outcome2 of outcomes2) {
+    const source = outcome2.source;
     if (source === void 0)
       continue;
     const add2 = (fix) => {
@@ -71713,8 +71951,8 @@ function fixesForFindings(findings, options) {
         list3.push(entry);
       byFinding.set(keyOf4(fix), list3);
     };
-    outcome.applied.forEach(add2);
-    outcome.suggestions.forEach(add2);
+    outcome2.applied.forEach(add2);
+    outcome2.suggestions.forEach(add2);
   }
   return (finding) => byFinding.get(keyOf4(finding)) ?? [];
 }
@@ -71773,10 +72011,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule45) {
-  if (rule45.scope === "file")
+function kindsOf(rule46) {
+  if (rule46.scope === "file")
     return "files";
-  let names2 = rule45.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule46.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -71786,24 +72024,24 @@ function kindsOf(rule45) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule45) => ({
-      id: rule45.meta.id,
-      severity: rule45.meta.severity,
-      kinds: rule45.scope === "file" ? [] : [...rule45.meta.appliesTo],
-      title: rule45.meta.title,
-      options: Object.fromEntries(Object.entries(rule45.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule46) => ({
+      id: rule46.meta.id,
+      severity: rule46.meta.severity,
+      kinds: rule46.scope === "file" ? [] : [...rule46.meta.appliesTo],
+      title: rule46.meta.title,
+      options: Object.fromEntries(Object.entries(rule46.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule45) => rule45.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule46) => rule46.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule45 of rules2) {
-    const text = [...wrapWords(rule45.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule45)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule45.meta.id.padEnd(idWidth)}  ${rule45.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule46 of rules2) {
+    const text2 = [...wrapWords(rule46.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule46)})`, textWidth2)];
+    text2.forEach((part, index) => lines.push(index === 0 ? `${rule46.meta.id.padEnd(idWidth)}  ${rule46.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -71843,11 +72081,11 @@ init_import_meta_url();
 init_errors();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule45) => rule45.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule46) => rule46.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule45) => rule45.meta.id));
+  const known = new Set(rules2.map((rule46) => rule46.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -71867,12 +72105,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule45 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule45)
+    const rule46 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule46)
       throw unknownRule(id, rules2);
-    const declared = rule45.meta.options?.[name];
+    const declared = rule46.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule45.meta.options ?? {});
+      const known = Object.keys(rule46.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -71920,19 +72158,19 @@ function withoutInfos(report2) {
 }
 function shownFindings(run2) {
   const hideInfos = !run2.quiet && !run2.showInfo && HIDE_INFOS_BY_DEFAULT.has(run2.format);
-  const shown = run2.quiet ? onlyErrors(run2.filtered) : hideInfos ? withoutInfos(run2.filtered) : run2.filtered;
+  const shown2 = run2.quiet ? onlyErrors(run2.filtered) : hideInfos ? withoutInfos(run2.filtered) : run2.filtered;
   const infosHidden = hideInfos ? run2.filtered.summary.infos : 0;
   if (!run2.quiet && infosHidden === 0 && run2.inBaseline === void 0)
-    return { shown, hidden: void 0 };
+    return { shown: shown2, hidden: void 0 };
   const failOn = run2.failOn;
-  const failsRunOn = failOn !== "never" && exitCodeFor(run2.filtered, failOn) !== EXIT.ok && exitCodeFor(shown, failOn) === EXIT.ok ? failOn : void 0;
+  const failsRunOn = failOn !== "never" && exitCodeFor(run2.filtered, failOn) !== EXIT.ok && exitCodeFor(shown2, failOn) === EXIT.ok ? failOn : void 0;
   const hidden = {
     ...run2.quiet ? { quiet: { warnings: run2.filtered.summary.warnings, infos: run2.filtered.summary.infos } } : {},
     ...infosHidden > 0 ? { infos: infosHidden } : {},
     ...run2.inBaseline !== void 0 ? { baseline: run2.inBaseline } : {},
     ...failsRunOn !== void 0 ? { failsRunOn } : {}
   };
-  return { shown, hidden };
+  return { shown: shown2, hidden };
 }
 function tooManyWarnings(filtered, maxWarnings) {
   if (maxWarnings === void 0 || filtered.summary.warnings <= maxWarnings)
@@ -71990,27 +72228,27 @@ function keptStdin(read2, fallback) {
     bytes: () => bytes
   };
 }
-function suggestionBlock(outcome, text) {
-  return outcome.suggestions.map(text).join("");
+function suggestionBlock(outcome2, text2) {
+  return outcome2.suggestions.map(text2).join("");
 }
 function runFixMode(flags, run2, io) {
   const dryRun = flags.fixDryRun === true;
   const outcomes2 = fixFiles({ findings: run2.findings, paths: run2.paths, cwd: run2.cwd, dryRun, ...run2.stdin ? { stdin: run2.stdin } : {} });
-  const fixedFiles = outcomes2.filter((outcome) => outcome.applied.length > 0);
-  const resolved = fixedFiles.reduce((sum, outcome) => sum + outcome.applied.length, 0);
-  for (const outcome of outcomes2) {
-    if (outcome.skipped)
-      io.stderr.write(guardText(`admission-lint: --fix left ${safeText(outcome.file)} as it was: ${outcome.skipped}
+  const fixedFiles = outcomes2.filter((outcome2) => outcome2.applied.length > 0);
+  const resolved = fixedFiles.reduce((sum, outcome2) => sum + outcome2.applied.length, 0);
+  for (const outcome2 of outcomes2) {
+    if (outcome2.skipped)
+      io.stderr.write(guardText(`admission-lint: --fix left ${safeText(outcome2.file)} as it was: ${outcome2.skipped}
 `));
   }
-  const suggestions = outcomes2.reduce((sum, outcome) => sum + outcome.suggestions.length, 0);
-  const stdinOutcome = outcomes2.find((outcome) => outcome.text !== void 0);
+  const suggestions = outcomes2.reduce((sum, outcome2) => sum + outcome2.suggestions.length, 0);
+  const stdinOutcome = outcomes2.find((outcome2) => outcome2.text !== void 0);
   if (dryRun) {
-    io.stdout.write(outcomes2.map((outcome) => outcome.diff).join(""));
-    for (const outcome of outcomes2) {
-      io.stdout.write(suggestionBlock(outcome, (fix) => {
-        const diff = unifiedDiff(outcome.file, outcome.source ?? "", fix.edits);
-        return `# suggestion (${fix.ruleId}, ${outcome.file}:${fix.line}): ${fix.description}
+    io.stdout.write(outcomes2.map((outcome2) => outcome2.diff).join(""));
+    for (const outcome2 of outcomes2) {
+      io.stdout.write(suggestionBlock(outcome2, (fix) => {
+        const diff = unifiedDiff(outcome2.file, outcome2.source ?? "", fix.edits);
+        return `# suggestion (${fix.ruleId}, ${outcome2.file}:${fix.line}): ${fix.description}
 ${diff.split("\n").filter((line2) => line2 !== "").map((line2) => `#   ${line2}
 `).join("")}`;
       }));
@@ -72087,31 +72325,31 @@ function filesToLint(paths, config, cwd, own2, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule45) => rule45.meta.id);
-  const lowered = rules.flatMap((rule45) => {
-    const to = run2.severityOverrides.get(rule45.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule45.meta.severity] ? [{ rule: rule45.meta.id, from: rule45.meta.severity, to }] : [];
+  const ids = rules.map((rule46) => rule46.meta.id);
+  const lowered = rules.flatMap((rule46) => {
+    const to = run2.severityOverrides.get(rule46.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule46.meta.severity] ? [{ rule: rule46.meta.id, from: rule46.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule45) => Object.entries(rule45.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule45.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule46) => Object.entries(rule46.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule46.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule45.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule46.meta.id, option, value }] : [];
   }));
-  const optionsExempting = rules.flatMap((rule45) => Object.entries(rule45.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule45.meta.id)?.[option];
+  const optionsExempting = rules.flatMap((rule46) => Object.entries(rule46.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule46.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
     const patterns = namePatterns(value);
-    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule45.meta.id, option, value }] : [];
+    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule46.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule45) => Object.entries(rule45.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule45.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule46) => Object.entries(rule46.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule46.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule45.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule46.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -72207,9 +72445,9 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
     io.stderr.write(`admission-lint: wrote ${report2.findings.length} ${report2.findings.length === 1 ? "finding" : "findings"} (${written.entries.length} ${written.entries.length === 1 ? "entry" : "entries"}) to the baseline ${flags.writeBaseline}
 `);
   }
-  const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
+  const { shown: shown2, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule45) => rule45.meta),
+    rules: rules.map((rule46) => rule46.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -72218,11 +72456,11 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
     hidden,
     showFixes: flags.showFixes === true,
     // SARIF and rdjson carry each finding's fixes and suggestions (src/fix/, nothing written); stylish shows them with --show-fixes.
-    ...FORMATS_WITH_FIXES.has(flags.format) || flags.format === "stylish" && flags.showFixes === true ? { fixes: fixesForFindings(shown.findings, { paths: selected2.files, cwd, ...fixed?.stdin ?? stdin.bytes() ? { stdin: fixed?.stdin ?? stdin.bytes() } : {} }) } : {}
+    ...FORMATS_WITH_FIXES.has(flags.format) || flags.format === "stylish" && flags.showFixes === true ? { fixes: fixesForFindings(shown2.findings, { paths: selected2.files, cwd, ...fixed?.stdin ?? stdin.bytes() ? { stdin: fixed?.stdin ?? stdin.bytes() } : {} }) } : {}
   };
   if (!fixed?.usedStdout || flags.output !== void 0)
-    emitOutput(await render(shown, flags.format, options), flags.output, io);
-  const gateNote = describeGate(shown, { loweringOnly: true });
+    emitOutput(await render(shown2, flags.format, options), flags.output, io);
+  const gateNote = describeGate(shown2, { loweringOnly: true });
   if (gateNote !== void 0 && !FORMATS_THAT_SAY_THE_GATE.has(flags.format))
     io.stderr.write(`admission-lint: ${gateNote}
 `);
@@ -72261,9 +72499,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule45 = rules.find((candidate) => candidate.meta.id === id);
+  const rule46 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule45 || !existsSync(file))
+  if (!rule46 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -72326,4 +72564,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d9d0b4d17507170b0f9366f528594f5401a9d6187e9a6ef093bdc30d00b5934e
+//# admission-lint-build 4e8618579910cfd3c2ece38219f8fec24aaac14ee94a164db8cb9f096432ff4e
