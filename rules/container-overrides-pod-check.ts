@@ -19,9 +19,9 @@ function check(object: PolicyObject, run: RuleRun): Violation<'overridden'>[] {
     messageId: 'overridden',
     data: {
       site: `validations[${validation}]`,
-      policy: elideMiddle(object.name ?? '(unnamed)', 32),
+      policy: elideMiddle(object.name ?? '(unnamed)', 26),
       field,
-      value: `${field.split('.').pop()!}: ${shown(bad)}`,
+      value: `${field}: ${shown(bad)}`,
       more: more === 0 ? '' : ` (+${more} more)`,
     },
     path: ['spec', 'validations', validation, 'expression'],
@@ -35,7 +35,7 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ['ValidatingAdmissionPolicy'],
     messages: {
-      overridden: '{{site}} of policy "{{policy}}" checks the pod-level {{field}}; a container\'s own {{value}} overrides it{{more}}',
+      overridden: '{{site}} of policy "{{policy}}": a container\'s own {{value}} overrides the pod-level value it accepts{{more}}',
     },
     help: "A container's securityContext overrides the pod's for runAsNonRoot, runAsUser, runAsGroup, seccompProfile, appArmorProfile and seLinuxOptions. Accept the pod-level value only when no container sets its own to something else (has(c.securityContext.runAsNonRoot) ? c.securityContext.runAsNonRoot : pod-level), as Pod Security's restricted level checks both, or check each container.",
   },

@@ -93,7 +93,7 @@ var init_fs = __esm({
       "rules/binding-without-policy.md": () => '---\nid: binding-without-policy\nseverity: error\n---\n\n# binding-without-policy\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `spec.policyName` names no\n`ValidatingAdmissionPolicy` of the run, and a `MutatingAdmissionPolicyBinding` whose\n`spec.policyName` names no `MutatingAdmissionPolicy` of the run. Names are compared exactly\n(`metadata.name` of the policy); API versions do not matter. The finding points at\n`spec.policyName`. When one of the run\'s policies of the right kind has a near-miss name (at most\ntwo edits away, or a third of the name\'s length if that is more), the message suggests the\nclosest one.\n\nThe rule reports only when the run contains at least one policy of the kind the binding binds: a\nrepository may keep its bindings in one folder and its policies in another, or bind policies\nthat another team ships, and linting the bindings alone must not report every one of them.\n\nOne case is reported even without policies of that kind: a binding whose `policyName` is exactly\nthe name of a policy of the **other** kind in the run (a `ValidatingAdmissionPolicyBinding` for\na `MutatingAdmissionPolicy`, or the reverse) that no binding of its own kind binds. A binding\nbinds only policies of its own kind.\n\nA binding without `policyName` is `api-validation`\'s finding (the field is required), not this\nrule\'s.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config` with any value but `"false"` is in no build\n(kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a\npatch or replacement that may rename, delete or rebind a policy or binding (a JSON operation on\n`/metadata/name`, a patch with `options` such as `allowNameChange`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Policies that exist only in the cluster, or that an operator or\nanother repository installs, are not in the linted files. Once the run holds a policy of the\nkind, a binding for such a policy is reported as if its name were wrong: lint the files that\nhold the policy in the same run, or record with a suppression that it is installed elsewhere.\nWhen a document of the run that could hold the policy cannot be read (a `yaml-syntax` error, an\nalias bomb, a file too large or not UTF-8, in whose text the policy\'s kind is written or could\nbe spelled), the policy\'s absence is not known, and the rule says nothing.\n\n## Why is this bad?\n\nThe API server does not check that the policy exists: it stores the binding, and the binding\ndoes nothing until a policy of that name (and kind) is created. The types\' documentation says\nso: "If the referenced resource does not exist, this binding is considered invalid and will be\nignored". A typo in `policyName`, a policy renamed without its binding, or a binding written for\nthe mutating policy of the same name means that the validation everyone believes in is not\nenforced, and no error or event says so. `policy-without-binding` reports the other side of the\nsame mistake when the run has the policy; when the binding\'s name is a near miss of it (or it is\na binding of the wrong kind), only this rule reports, once, on the binding.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-labels\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen the run deliberately contains bindings for policies that are installed separately (a\nplatform\'s bindings for a vendor\'s policies) together with some unrelated policies: lint the\nbindings with the vendor\'s policies, or turn the rule off for that run with\n`--rule binding-without-policy=off`.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`,\n  `MutatingAdmissionPolicyBindingSpec.policyName`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingAdmissionPolicyBindingSpec`: `policyName` must be set, but is not looked up)\n',
       "rules/ca-bundle.md": () => '---\nid: ca-bundle\nseverity: error\n---\n\n# ca-bundle\n\n## What it does\n\nChecks `clientConfig.caBundle`, the CA certificates the API server trusts when it calls the\nwebhook over TLS. There are two kinds of findings.\n\n**No bundle in the file** (`info`, at most one per configuration): webhooks that call a\n`service` have no `caBundle` (the key is absent, `null` or empty), and nothing in the file provides\none. The finding points at the first such webhook\'s `clientConfig` and counts the others. It\nstates a condition, not a fault: published manifests leave the bundle out on purpose, because\ncert-manager, a Job, an install script or the webhook\'s own controller writes it at install or\nrun time, and a file cannot show which. The bundle must be provided before the webhook is\ncalled. Webhooks that call a `url` are not reported: without a bundle the API server uses its\nsystem roots, which is right for a publicly trusted certificate. Nothing is reported when the\nfile shows what provides the bundle:\n\n- the configuration carries a documented CA-injection annotation: `cert-manager.io/inject-ca-from`\n  or `cert-manager.io/inject-ca-from-secret` with a non-empty value, or\n  `cert-manager.io/inject-apiserver-ca: "true"` (cert-manager\'s CA injector), or\n  `service.beta.openshift.io/inject-cabundle: "true"` (OpenShift\'s service CA operator);\n- the same file hands the configuration\'s name to a CA patcher: a flag or key that contains\n  `webhook` and ends in `name`, followed by exactly that name, for example a Job argument\n  `--webhook-name=widgets-admission` or a config key `validatingWebhookConfigurationName: \u2026`;\n- a kustomization of the run writes such an annotation, or `caBundle`, into the configuration:\n  a patch whose text names one (kubebuilder\'s `webhookcainjection_patch.yaml`), or a\n  `replacements` target whose field path does (kubebuilder\'s copy of its Certificate\'s name into\n  `cert-manager.io/inject-ca-from`); what the build applies then carries the bundle;\n- the configuration\'s name matches the `injected` option;\n- the webhook has no `rules` or no rule that any request reaches: it is never called as\n  written (controllers that fill in rules at run time ship such shells);\n- (not an exemption) a bundle written but empty (`caBundle: ""`, or `Cg==`, a base64 newline)\n  is a slot that something must fill in: the API server accepts it and verifies against its\n  system roots, as without one, so it gets the same `info`.\n\nNo project is recognised by name or label: an operator that patches its own configurations is\nindistinguishable, in a file, from one that forgot to, and the `info` says only what is true of\nboth.\n\n**No bundle, beside one written for the same Service** (`warning`): another webhook of the same\nconfiguration calls the same Service (namespace and name) with a `caBundle` written in the file\n(nothing replaces it: none of the exemptions above applies). The bundles are then written by\nhand: an injector (cert-manager\'s CA injector, OpenShift\'s service CA operator) fills every\nwebhook of a configuration it injects, and an operator that patches its bundles at run time has\nno reason to write one of them into the file. The empty ones stay empty, and every call to those\nwebhooks fails TLS. The finding takes the place of the `info` above for those webhooks, names\nthe webhook that has the bundle, and counts the others. It stays the `info` where the written\nbundle has a problem of its own (nothing to copy), and where a kustomize patch of the run may\ntake a webhook out of the configuration, change where one calls or what bundle it has, or rename\nthe configuration (for an injector\'s patch): read from its operations and documents, a JSON 6902\npath or from that is `/webhooks`, a webhook or under its `clientConfig`, a strategic merge that\nwrites `webhooks` other than as a list, a `clientConfig` or a `$` directive, a rename, a kind\nchange, or a patch file not read. A patch of a timeout, a `failurePolicy` or a selector leaves\nthe warning as it is.\nSome controllers fill only the webhooks they own at run time; for those, set the `injected`\noption to the configuration\'s name.\n\n**Unusable bundle** (`error`; `warning` when the webhooks only intercept custom resources of\ngroups no built-in API serves, the project\'s own objects: what fails with the bundle is then a\ncorrectness check of those objects, not a control over what Kubernetes itself serves): the\nbundle is written, is valid base64 (a value that is not base64\nis a `schema` finding and is not reported again) and, decoded, is not what the API server can\nload as TLS roots. This applies to `service` and `url` webhooks alike, and the finding points at\n`caBundle`:\n\n- it contains no PEM block at all. The message says when the value is base64-encoded twice\n  (it decodes to `LS0tLS1CRUdJTi\u2026`) or is a DER certificate;\n- it contains PEM blocks but no certificate the API server can use: only other block types\n  (`PUBLIC KEY`, `TRUSTED CERTIFICATE`, \u2026), or `CERTIFICATE` blocks that do not parse (or carry\n  PEM headers, which Go skips);\n- none of its certificates is valid at the time of the lint: all have expired, or are not valid\n  yet. A bundle that also holds one valid certificate is fine (a CA rotation keeps the old CA for\n  a while);\n- it contains a private key (a `\u2026 PRIVATE KEY` block), whether or not its certificates work;\n- (a `service` webhook only) every certificate in it is a public web-PKI root, one of the\n  Mozilla CA store\'s that Node.js ships (`tls.rootCertificates`, compared byte for byte). The\n  API server verifies a Service\'s webhook as `<service>.<namespace>.svc`, and public CAs issue\n  no certificate for such internal names (CA/Browser Forum Baseline Requirements), so no serving\n  certificate verifies: every call fails. An example\'s bundle left in place (a Let\'s Encrypt root\n  under `# REPLACE ME`) is such a bundle. A `url` webhook may present a publicly trusted\n  certificate, and a bundle that also holds another CA may verify with that one: neither is\n  reported.\n\n**A trusted certificate whose private key is written beside it** (`warning`): a certificate of\nthe bundle, valid now (the API server\'s TLS verification accepts no expired root), whose private\nkey a Secret of the run holds in the clear, as PEM text under `stringData` or base64 under\n`data`, wherever the block starts in the value (an encrypted key, or one Node\'s crypto cannot\nread, is not in the clear). Only the key types a TLS server uses are read (RSA, ECDSA on a named\ncurve, Ed25519, Ed448; a DSA or DH key, or a curve written out, is left unread), at most 16\nkeys per Secret, and in a run at most 256 blocks parsed and 128 keys derived (a key written\nwithout its public half, EC or Ed448, costs milliseconds to derive): the limits bound what a\nhostile input can cost. Keys past them are not looked for, and the run says so on stderr\n(`summary.privateKeysNotRead` in JSON). The key is tied to the certificate by its public key, whatever the field names.\nWhoever reads the manifests holds that key: with it, anyone who can answer for the webhook (an\nendpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the\nwebhook, reading every request it is sent and answering it. It is a `warning`, not an `error`:\nthe webhook works, and using the key takes a place on the path as well. The finding points at\nthe first configuration (in run order) that the API server stores and calls with that bundle,\nnames the Secret and the line of the key, and counts the other configurations that trust it\n("so do the bundles of 2 more configurations"): one key, one finding, so a suppression of\n`ca-bundle` on that first configuration hides it for the key. Secrets are read from the\ninputs that hold a webhook configuration (a release bundle, a rendered chart), as Services are\nfor `webhook-service-missing`; a key in another file of the run is not looked for, and nothing\nis concluded from a key\'s absence.\n\nOne cause, one finding: the same problem of the same bundle in several webhooks of one\nconfiguration (one expired CA copied into each webhook) is reported once, at the first of them,\nnaming the others ("webhooks "a" and 3 more"), whatever each one\'s `failurePolicy`; its severity\nis the worst of theirs.\n\nWhen one of the exemptions of the first list applies (an injector annotation, a patcher, the\noption, no rules), the written bundle is replaced or never used, and its content is not checked\neither. A value that is not base64 because it is an unrendered placeholder (`${CA_BUNDLE}`) is a\n`schema` finding that names the placeholder.\n\nThe bundle is read the way Go\'s `x509.CertPool.AppendCertsFromPEM` reads it: its blocks as\nGo\'s `encoding/pem` finds them (src/kube/pem.ts), each `CERTIFICATE` block without headers\nparsed with Node\'s `X509Certificate` when its bytes are one DER sequence with nothing after it\n(Go\'s `x509.ParseCertificate` refuses trailing data, and PEM text where DER belongs, which Node\ntakes), and it fails when none is left. Go differs from OpenSSL:\na BEGIN line counts only at the start of a line (a byte-order mark before it, or a second file\nappended without a line break, hides the block: "its BEGIN line does not start a line"), and the\nbody is base64 with spaces, tabs and line breaks anywhere, blank lines included (which OpenSSL\nrefuses), padded as usual. The message names the webhook and what is wrong with its\nbundle; the help (the `fix:` line) says what the `failurePolicy` does with the failed calls.\n\n## Why is this bad?\n\nFor a Service-backed webhook the API server connects to `<service>.<namespace>.svc` and checks\nthe serving certificate against `caBundle`. Without a bundle it falls back to its system trust\nroots, which never contain the private CA that signs an in-cluster Service name, so every call\nfails with `x509: certificate signed by unknown authority`. With `failurePolicy: Fail` (the v1\ndefault) every request the webhook matches is then rejected; with `Ignore` the webhook silently\ndoes nothing. The same happens when the bundle cannot be loaded (client-go refuses to build the\nTLS client: "unable to load root certificates") or when its only CA has expired. An expired or\nnever-injected CA is a classic webhook outage; cert-manager\'s webhook troubleshooting guide\nstarts from that `x509` error, and controllers such as Gatekeeper and KEDA rotate their CA and\nre-patch the bundle to avoid it.\n\nA private key in the bundle is a leak: webhook configurations are cluster-scoped and readable by\nanyone allowed to list them, and the key lets them impersonate the webhook (or, if it is the\nCA\'s key, mint certificates it trusts).\n\nMost published manifests omit the bundle on purpose, because something writes it at install or\nrun time; that is why a missing bundle is an `info` that states the condition, while a bundle\nthat is written and cannot work is an `error`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nLet cert-manager inject the CA of the webhook\'s serving Certificate:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\n  annotations:\n    cert-manager.io/inject-ca-from: image-policy/image-policy-webhook-cert\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nOr write the base64 of the PEM CA certificate (`base64 -w0 ca.crt`), and renew it before it\nexpires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lCQXpBS0JnZ3Foa2pPUFFRREFqQWhNUjh3SFFZRFZRUUREQlpoWkcxcGMzTnAKYjI0dGJHbHVkQ0IwWlhOMElFTkJNQ0FYRFRBd01ERXdNVEF3TURBd01Gb1lEekl4TWpVd01UQXhNREF3TURBdwpXakFoTVI4d0hRWURWUVFEREJaaFpHMXBjM05wYjI0dGJHbHVkQ0IwWlhOMElFTkJNRmt3RXdZSEtvWkl6ajBDCkFRWUlLb1pJemowREFRY0RRZ0FFd0o4ZFc3bFBLQyswd084eGQxRlBaVk03QVE5UzdER1ZEZXdVWEwwa0t3UUsKaTc5TjhlUnRBNWxXRmpzMENza0szSk1jbHVGUUQyd3BCSlh0NHd1c2JhTkNNRUF3RHdZRFZSMFRBUUgvQkFVdwpBd0VCL3pBT0JnTlZIUThCQWY4RUJBTUNBUVl3SFFZRFZSME9CQllFRkdzaU9sU2ZGd0l1emFWWVIrOWpTUVc0CnNvaFpNQW9HQ0NxR1NNNDlCQU1DQTBnQU1FVUNJUUN4NWpPa1BWcVBkN2VSWjVUYitWSDVLRWZEaEdVamFrdWkKUDJwVm9KV1pyQUlnTGlCUXI2RWw4bEU4K0RJTWFwc3BOK1JsMHNQRzQ4bHNWeWZYUlhtUWtETT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n(The bundle above is a throwaway test CA, valid until 2125.)\n\n## Options\n\n- `injected` (string, default empty): comma-separated names of webhook configurations whose\n  caBundle a controller of yours writes at run time, `*` matching any characters, for example\n  `--rule-option ca-bundle.injected=my-operator-*`. A missing or placeholder bundle, and the\n  content of a written one, are not checked for them.\n\n## When not to use it\n\nWhen you lint configurations before your own tooling fills in the bundle (a Helm chart that\ncomputes it in a hook, an operator that patches its own configurations) and the `info` is noise\nto you, name them with the `injected` option rather than turning the rule off: the checks for\nexpired or malformed bundles stay useful. If\nyou lint configurations exported from a live cluster, the bundles are the ones in use, and an\nexpired one is the outage you are looking for.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.caBundle` ("a PEM\n  encoded CA bundle \u2026 If unspecified, system trust roots on the apiserver are used")\n- `k8s.io/client-go` `transport/transport.go` (`rootCertPool`: `AppendCertsFromPEM`, "unable to\n  load root certificates"); Go `crypto/x509` `CertPool.AppendCertsFromPEM`\n- cert-manager CA injector: https://cert-manager.io/docs/concepts/ca-injector/ (annotations\n  `inject-ca-from`, `inject-ca-from-secret`, `inject-apiserver-ca`)\n- OpenShift service CA operator: `service.beta.openshift.io/inject-cabundle`\n- kube-webhook-certgen (`create`, `patch --webhook-name`), as used by ingress-nginx\n- cert-manager, troubleshooting the webhook: https://cert-manager.io/docs/troubleshooting/webhook/\n- Dynamic Admission Control, "Contacting the webhook":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/client-config-url.md": () => '---\nid: client-config-url\nseverity: warning\n---\n\n# client-config-url\n\n## What it does\n\nLooks at the host of each webhook\'s `clientConfig.url` and reports four kinds of hosts, one\nfinding per webhook, pointing at `url`:\n\n- **an in-cluster Service DNS name**: a host ending in `.svc` or `.svc.cluster.local`\n  (`policy-webhook.policy.svc:443`, `policy-webhook.policy.svc.cluster.local`);\n- **loopback**: `localhost` and names under `.localhost`, IPv4 `127.0.0.0/8`, IPv6 `::1`\n  (in any spelling, and as `::ffff:127.x.x.x`), and the unspecified addresses `0.0.0.0` and\n  `::`, which connect to the local host;\n- **any other IP literal**, IPv4 (`10.96.0.15`) or IPv6 in brackets (`[2001:db8::1]:8443`,\n  `[fe80::1%25eth0]`);\n- **a template placeholder** in the host (`https://<YOUR_API_ID>.execute-api.<YOUR_REGION>.amazonaws.com/check`,\n  `$HOST.example.com`): Go\'s URL parser, and so the API server, accepts `<`, `>` and `$` in a\n  host, and no DNS name resolves it. Unless `schema` or `api-validation` names the file\'s\n  placeholders in one finding ("render it first", counting these): then they are left to it.\n\nA loopback host is reported as `info`: nobody writes one by accident, and it says that the\nwebhook runs beside every API server instance (a static pod or a process on each control-plane\nhost), which a policy engine or an authorizer built into the control plane does on purpose. The\nunspecified addresses stay a `warning`: they are listen addresses, and in a `url` they are\nusually one copied from a server\'s flags.\n\nThe host is taken from the URL as Go\'s `net/url` splits it: the port after the last colon, IPv6\naddresses inside brackets (a zone after `%25` is ignored), case and a trailing dot ignored. IPv4\nliterals are recognised in dotted-decimal form only, as Go\'s `net.ParseIP` reads them. Names\nthat merely contain `svc` or `localhost` as one of their labels (`webhook.svc.example.com`,\n`localhost.example.com`) are not reported. Webhooks that use `clientConfig.service`, and URLs\nthat `api-validation` rejects (unparsable, no host, or `url` together with `service`), are not\nchecked here.\n\n**What a file cannot show.** How the control plane\'s network is set up: whether the API\nserver\'s resolver serves cluster DNS names (some control planes run it in a pod, or route its\negress through a proxy), whether a loopback webhook runs beside every API server instance, and\nwhether the serving certificate lists an IP literal among its names. The findings describe the\nusual control plane, where none of these holds.\n\n## Why is this bad?\n\nThe API server calls a URL from its own network namespace, with its own resolver, as any other\nHTTPS client would. On most control planes it runs on the host network of control-plane nodes,\nor outside the cluster altogether (managed Kubernetes):\n\n- **A `.svc` name** is served by the cluster\'s DNS (CoreDNS), which the API server\'s resolver\n  usually does not use, so the call fails with "no such host". `clientConfig.service` exists for\n  this: the API server looks up the Service itself and connects to it, verifying the certificate\n  for `<service>.<namespace>.svc`.\n- **Loopback** reaches the API server\'s own node (or pod). The webhook then has to run beside\n  every API server instance on the host network, and it breaks on any instance where it does not\n  (an extra control-plane node, a managed control plane), failing every call there.\n- **An IP literal** makes TLS verification check the address against the certificate\'s IP\n  subject alternative names, which serving certificates rarely carry, so the call fails with\n  "x509: cannot validate certificate for 10.96.0.15 because it doesn\'t contain any IP SANs".\n  And the address belongs to one Service or machine: recreate the Service or move the webhook,\n  and every call fails until someone edits the configuration.\n\nEach of these fails every call, and `failurePolicy` decides what that does: with `Fail` the\nrequests the webhook matches are rejected, with `Ignore` the webhook is silently skipped.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://quota-webhook.quota-policy.svc:443/validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nReference the Service; the API server resolves it:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\n  annotations:\n    cert-manager.io/inject-ca-from: quota-policy/quota-webhook-cert\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: quota-policy\n        name: quota-webhook\n        port: 443\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a webhook outside the cluster, use a DNS name that the API server can resolve and that its\nserving certificate covers, such as `https://quota.example.com/validate-pods`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the API server really does share the webhook\'s network: an API server that runs as a pod\nin another cluster with cluster DNS (Karmada, vCluster, hosted control planes such as Kamaji or\nHyperShift) can resolve `.svc` names there, and a webhook deployed as a static pod on every\ncontrol-plane node, listening on the host network, can be called on loopback. Lower the\nseverity or turn the rule off for those configurations\' files.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.url` ("Please note\n  that using localhost or 127.0.0.1 as a host is risky unless you take great care to run this\n  webhook on all hosts which run an apiserver which might need to make calls to this webhook.\n  \u2026 The host should not refer to a service running in the cluster; use the service field\n  instead.")\n- Dynamic Admission Control, "URL":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Go `net/url` (`Parse`, `Hostname`), `net.ParseIP`, `crypto/x509` (IP SAN verification)\n',
-      "rules/container-overrides-pod-check.md": () => '---\nid: container-overrides-pod-check\nseverity: warning\n---\n\n# container-overrides-pod-check\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` validation that checks a field of the **pod-level**\n`securityContext` which each container\'s own `securityContext` overrides, when a pod passes it\nwith a container that sets the field to what the validation refuses at pod level. The fields are\nthose the API gives both levels, the container\'s value taking precedence (k8s.io/api core/v1\n`PodSecurityContext` and `SecurityContext`):\n\n| field | refused value tried | accepted values tried |\n|---|---|---|\n| `runAsNonRoot` | `false` | `true` |\n| `runAsUser` | `0` | `1000`, `65534`, `10001` |\n| `runAsGroup` | `0` | `1000`, `65534`, `10001` |\n| `seccompProfile.type` | `Unconfined` | `RuntimeDefault` |\n| `appArmorProfile.type` | `Unconfined` | `RuntimeDefault` |\n| `seLinuxOptions.type` | `spc_t` | `container_t` |\n\nIt is shown by evaluating the policy with CEL, not by reading its text. For each kind with a pod\nspec that the policy sees on CREATE (Pods, Deployments, StatefulSets, DaemonSets, ReplicaSets,\nJobs, CronJobs, ReplicationControllers, PodTemplates; a binding that can deny must match it too\nwhen the run holds the policy\'s bindings), a made-up object with one container is evaluated three\ntimes, the objects differing in that field only:\n\n1. the pod-level field at the refused value: a validation is false (the policy checks it);\n2. the pod-level field at an accepted value: every validation is true;\n3. the same, with the container\'s own field at the refused value: every validation is still true.\n\nEvery matchCondition must be true each time, and every expression must give a boolean (an\nerror, a function the evaluator lacks or its budget leave the policy not judged). The pod\nsecurityContext starts empty, or with every field of the table at its accepted value (for a\npolicy that checks several). The finding is at the validation that was false in step 1; one per\nvalidation, with how many other fields fail alike.\n\nNot reported when something else of the run may check the container:\n\n- another ValidatingAdmissionPolicy that sees the request is true for the object of step 2 and\n  false for that of step 3, or reads `securityContext` and cannot be evaluated here (it takes\n  params, or uses what the evaluator lacks);\n- a validating webhook of the run is called on the request (its code is not seen).\n\nA policy with `paramKind` is not judged (its params are not known), nor one whose bindings only\nwarn or audit (it refuses nothing).\n\n## Why is this bad?\n\nThe policy means to keep root, unconfined seccomp or a privileged SELinux type out, and accepts\nthe pod-level setting as proof. But the container\'s setting wins: a pod with\n`securityContext.runAsNonRoot: true` whose container sets `runAsNonRoot: false` starts that\ncontainer as whatever user its image names, root included; `seccompProfile: {type: Unconfined}`\non a container runs it without seccomp. Anyone who may create pods (or Deployments) in a\nnamespace the policy guards gets past it with one more line. Pod Security\'s restricted level\nchecks both levels for this reason (k8s.io/pod-security-admission `policy/check_runAsNonRoot.go`,\n`check_seccompProfile_restricted.go`).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: run-as-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: >-\n        object.spec.securityContext.?runAsNonRoot.orValue(false)\n        || object.spec.containers.all(c, c.?securityContext.?runAsNonRoot.orValue(false))\n```\n\n## Use instead\n\nTake the pod-level value only for the containers that set none of their own:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: run-as-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: >-\n        object.spec.containers.all(c,\n          c.?securityContext.?runAsNonRoot.orValue(object.spec.securityContext.?runAsNonRoot.orValue(false)))\n```\n\n(Init and ephemeral containers override the pod\'s setting too: `init-containers-unchecked`.)\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen another admission control the run does not show (Pod Security\'s `restricted` level on every\nnamespace the policy guards, a policy engine\'s webhook installed elsewhere) checks the\ncontainers: suppress the finding with that reason.\n\n## References\n\n- Kubernetes API reference, [PodSecurityContext](https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#security-context)\n  ("If set in both SecurityContext and PodSecurityContext, the value specified in\n  SecurityContext takes precedence").\n- [Pod Security Standards](https://kubernetes.io/docs/concepts/security/pod-security-standards/),\n  restricted: "Running as Non-root", "Seccomp" (both levels checked).\n- Kubernetes documentation, [Validating Admission Policy](https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/).\n',
+      "rules/container-overrides-pod-check.md": () => '---\nid: container-overrides-pod-check\nseverity: warning\n---\n\n# container-overrides-pod-check\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` validation that checks a field of the **pod-level**\n`securityContext` which each container\'s own `securityContext` overrides, when a pod passes it\nwith a container that sets the field to what the validation refuses at pod level. The fields are\nthose the API gives both levels, the container\'s value taking precedence (k8s.io/api core/v1\n`PodSecurityContext` and `SecurityContext`):\n\n| field | refused at pod level | accepted values tried | what the container sets |\n|---|---|---|---|\n| `runAsNonRoot` | `false` | `true` | `runAsNonRoot: false`, `runAsUser: 0` |\n| `runAsUser` | `0` | `1000`, `65534`, `10001` | `runAsNonRoot: false`, `runAsUser: 0` |\n| `runAsGroup` | `0` | `1000`, `65534`, `10001` | `runAsGroup: 0` |\n| `seccompProfile.type` | `Unconfined` | `RuntimeDefault` | `seccompProfile: {type: Unconfined}` |\n| `appArmorProfile.type` | `Unconfined` | `RuntimeDefault` | `appArmorProfile: {type: Unconfined}` |\n| `seLinuxOptions.type` | `spc_t` | `container_t` | `seLinuxOptions: {type: spc_t}` |\n\n(A container gets root with both of the first two: `runAsNonRoot: false` alone leaves it the\npod\'s user, and `runAsUser: 0` alone is refused by the kubelet where `runAsNonRoot` is true. A\npolicy that keeps either from the container at both levels is not reported.)\n\nIt is shown by evaluating the policy with CEL, not by reading its text. For each kind with a pod\nspec that the policy sees on CREATE (Pods, Deployments, StatefulSets, DaemonSets, ReplicaSets,\nJobs, CronJobs, ReplicationControllers, PodTemplates; a binding that can deny must match it too\nwhen the run holds the policy\'s bindings), a made-up object with one container is evaluated three\ntimes, the objects differing in that field only:\n\n1. the pod-level field at the refused value: a validation is false (the policy checks it);\n2. the pod-level field at an accepted value: every validation is true;\n3. the same, with what the container sets: every validation is still true.\n\nEvery matchCondition must be true each time, and every expression must give a boolean (an\nerror, a function the evaluator lacks or its budget leave the policy not judged). A validation\nthat reads neither `securityContext`, nor one of the fields, nor a variable (a label, resource\nlimits) is left out of steps 2 and 3: it gives the same on all three objects, and a real pod can\nmeet it and keep the container\'s setting. The made-up pod starts with nothing set; with every\nfield of the table at its accepted value; and with that, a container hardened as Pod Security\'s\nrestricted level asks (`allowPrivilegeEscalation: false`, `capabilities.drop: [ALL]`,\n`readOnlyRootFilesystem`, not privileged), limits and requests, and the pod\'s `fsGroup` (for a\npolicy that checks these beside). The finding is at the validation that was false in step 1;\none per validation, with how many other fields fail alike.\n\nNot reported when something else of the run may keep that container out:\n\n- another ValidatingAdmissionPolicy that sees the request has a validation that is true for the\n  object of step 2 and false for that of step 3, or reads `securityContext` and cannot be\n  evaluated here (it takes params, or uses what the evaluator lacks);\n- a MutatingAdmissionPolicy that sees the request writes `securityContext` (it may set the\n  container\'s own value before validation);\n- a validating webhook of the run is called on the request (its code is not seen);\n- for a workload, the same holds for the Pods its controller creates from the template, asked of\n  every policy that sees them, this one included: a policy that checks both levels on Pods and\n  the template\'s pod level on Deployments lets no such container run.\n\nA policy with `paramKind` is not judged (its params are not known), nor one whose bindings only\nwarn or audit (it refuses nothing). The made-up request is a CREATE in namespace `default` by a\nuser with no groups but `system:authenticated`: a matchCondition on the namespace, the user or\na label it lacks leaves the policy not judged. A binding that selects only namespaces where Pod\nSecurity\'s `restricted` level is enforced is not told apart (that level refuses the container\'s\nsetting there).\n\n## Why is this bad?\n\nThe policy means to keep root, unconfined seccomp or a privileged SELinux type out, and accepts\nthe pod-level setting as proof. But the container\'s setting wins: a pod with\n`securityContext.runAsNonRoot: true` whose container sets `runAsNonRoot: false` starts that\ncontainer as whatever user its image names, root included; `seccompProfile: {type: Unconfined}`\non a container runs it without seccomp. Anyone who may create pods (or Deployments) in a\nnamespace the policy guards gets past it with one more line. Pod Security\'s restricted level\nchecks both levels for this reason (k8s.io/pod-security-admission `policy/check_runAsNonRoot.go`,\n`check_seccompProfile_restricted.go`).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: run-as-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: >-\n        object.spec.securityContext.?runAsNonRoot.orValue(false)\n        || object.spec.containers.all(c, c.?securityContext.?runAsNonRoot.orValue(false))\n```\n\n## Use instead\n\nTake the pod-level value only for the containers that set none of their own:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: run-as-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: >-\n        object.spec.containers.all(c,\n          c.?securityContext.?runAsNonRoot.orValue(object.spec.securityContext.?runAsNonRoot.orValue(false)))\n```\n\n(Init and ephemeral containers override the pod\'s setting too: `init-containers-unchecked`.)\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen another admission control the run does not show (Pod Security\'s `restricted` level on every\nnamespace the policy guards, a policy engine\'s webhook installed elsewhere) checks the\ncontainers: suppress the finding with that reason.\n\n## References\n\n- Kubernetes API reference, [PodSecurityContext](https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#security-context)\n  ("If set in both SecurityContext and PodSecurityContext, the value specified in\n  SecurityContext takes precedence").\n- [Pod Security Standards](https://kubernetes.io/docs/concepts/security/pod-security-standards/),\n  restricted: "Running as Non-root", "Seccomp" (both levels checked).\n- Kubernetes documentation, [Validating Admission Policy](https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/).\n',
       "rules/critical-resources.md": () => '---\nid: critical-resources\nseverity: error\n---\n\n# critical-resources\n\n## What it does\n\nFlags a webhook that the API server calls for the writes the control plane itself makes to\nkeep the cluster running and to bring it back after a failure. These requests are checked,\neach with the operations listed:\n\n| what | requests | why it matters |\n|---|---|---|\n| node leases | `coordination.k8s.io/v1` `leases` in `kube-node-lease`: CREATE, UPDATE | node heartbeats |\n| nodes | `v1` `nodes`: CREATE, UPDATE; `nodes/status`: UPDATE | node registration and status |\n| leader election | `coordination.k8s.io/v1` `leases` in `kube-system`: CREATE, UPDATE | the controller manager\'s and scheduler\'s leases |\n| system pods and workloads | in `kube-system`: `v1` `pods` (CREATE, UPDATE), `pods/status` (UPDATE), `pods/binding` (CREATE); `apps/v1` `deployments`, `replicasets`, `daemonsets`, `statefulsets` (CREATE, UPDATE) | the system add-ons |\n| authentication | `authentication.k8s.io/v1` `tokenreviews`: CREATE | the kubelet\'s and aggregated API servers\' authentication |\n| authorization | `authorization.k8s.io/v1` `subjectaccessreviews`, `selfsubjectaccessreviews`, `selfsubjectrulesreviews`, and `localsubjectaccessreviews` (in `default`, standing for any namespace): CREATE | delegated authorization |\n| kubelet certificates | `certificates.k8s.io/v1` `certificatesigningrequests`: CREATE, UPDATE; `/approval`, `/status`: UPDATE | node bootstrap and certificate rotation |\n| API aggregation | `apiregistration.k8s.io/v1` `apiservices`: CREATE, UPDATE; `/status`: UPDATE | |\n| CRDs | `apiextensions.k8s.io/v1` `customresourcedefinitions`: CREATE, UPDATE; `/status`: UPDATE | add-ons (CNI, CSI) that create or update their CRDs at every start (see below), and the API server\'s controllers that write their status |\n| priority classes | `scheduling.k8s.io/v1` `priorityclasses`: CREATE, UPDATE | `system-node-critical`, `system-cluster-critical` |\n| the endpoints of the `default/kubernetes` Service | `v1` `endpoints` and `discovery.k8s.io/v1` `endpointslices` in `default`: CREATE, UPDATE | how pods reach the API server: the API server\'s endpoint reconciler rewrites them whenever the set of live API servers changes |\n\nDELETE is not counted: recovery creates and updates these objects.\n\nTwo objects the API server bootstraps are **not** counted, because the control plane does not\nwrite them after bootstrap: the `kube-system` Namespace (the system-namespaces controller,\n`pkg/controlplane/controller/systemnamespaces`, only creates it when it is missing, and\nNamespaceLifecycle forbids deleting it) and the `default/kubernetes` Service object itself (the\n`kubernetesservice` controller creates it when missing; its update path "is not executed since\n1.17"). A `Fail` webhook on Namespaces or Services does block every Namespace or Service that\npeople and installers create while it is down, but that is the webhook\'s own blast radius, not a\ncontrol-plane recovery path.\n\nFor each request the webhook is matched as the API server matches it: its rules (with\n`matchPolicy: Equivalent`, other versions of the resource too), its `namespaceSelector`\n(evaluated against `kubernetes.io/metadata.name` plus the labels of a Namespace manifest of\nthat name in the run) and its `objectSelector`. The object is taken to be an unlabelled system object, with one exception,\nas in `matches-kube-system`: a requirement on a label that system objects carry (`k8s-app`,\n`component`, `tier`, or a key under `kubernetes.io/` or `k8s.io/`, such as\n`kubernetes.io/os: linux` on nodes) is taken as met, so such a selector targets system objects\nrather than exempting them. An opt-in selector on the webhook\'s own label exempts them. The\nwebhook\'s `matchConditions`, if any, are evaluated (with CEL) for the request as the kubelet,\nthe scheduler, the controller manager, a controller\'s service account and the API server make\nit, with only what is known of those requests (operation, namespace, group, resource, the\nrequester\'s name and groups). The request counts when every condition is true for one of them,\nor when a condition cannot be decided from what is known (it reads the object\'s labels or spec,\nor calls `authorizer`): that may match, and is not a pass. When a condition is false for all of\nthem, the request is not counted.\n\nThe rule reports once per webhook, at its first matching rule, naming what it intercepts (the\nfirst few resources, with their namespace, then how many more; the table above says why each\nmatters):\n\n- `error` when its `failurePolicy` is `Fail`, written or by default (the message says when it\n  is the default);\n- `warning` when it is `Ignore` and its effective `timeoutSeconds` is above 15 seconds\n  (v1beta1 defaults it to 30); with `Ignore` and 15 seconds or less it is not reported.\n\nCREATE of CRDs counts on its own, although CRDs outlive restarts: the API server runs admission\nbefore it stores an object, so a CREATE of a CRD that already exists reaches the webhook before\nit could fail with AlreadyExists. An add-on that creates its CRDs at every start and ignores\nAlreadyExists (Calico\'s tigera-operator, which exits when that fails) cannot start while a\n`Fail` webhook on CRD creation is down; on a cluster rebuilt with the webhook first, the CNI never\ncomes up, and neither does an in-cluster webhook backend.\n\nWhen the webhook has a `namespaceSelector` and a request it intercepts is cluster-scoped (nodes,\nCRDs, CSRs, ...), the message adds that the selector does not narrow it: the API server applies a\nnamespaceSelector to namespaced requests and to Namespaces themselves, never to other\ncluster-scoped resources, so it is called for every one of them.\n\nExemptions:\n\n- One cause, one finding: when `matches-kube-system` is on and reports a webhook (at any\n  severity), this rule leaves that webhook\'s pods, workloads and leases in `kube-system` to it;\n  the other requests (node leases, nodes, CSRs, ...) are another cause and still count. When\n  `matches-kube-system` is off, this rule reports them itself. A webhook with `Ignore` and a\n  timeout above 15 s is the exception: its one cause is the timeout, wherever the writes are, so\n  this rule reports every control-plane write it intercepts, kube-system\'s included, and\n  `matches-kube-system` and `long-timeout` leave that webhook to it (while this rule runs with its\n  own severity).\n- From Kubernetes 1.37 (`--kube-version 1.37`) the API server no longer sends TokenReviews and\n  SubjectAccessReviews to webhooks, so they are not counted.\n\n**What a file cannot show.** The labels that the cluster\'s system objects, and the\n`kube-system`, `kube-node-lease` and `default` Namespaces, really carry (without a Namespace\'s\nmanifest in the run only `kubernetes.io/metadata.name` is known), and the user names a managed or\ncustomised control plane makes these requests with: the rule assumes the standard ones\n(`system:node:\u2026`, `system:kube-scheduler`, `system:kube-controller-manager`, `system:apiserver`).\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook. The other way round, where this rule reports a webhook\nat error (`Fail`) and the rule entry it points at is a wildcard over every API group that\n`wildcard-rule` reports at warning (the webhook is narrowed by a selector or a condition, so it is not the error\nabove), that warning is an `info`: the wildcard names these resources too, and this finding says\nwhat it costs. Likewise `implicit-failure-policy` on a webhook this rule reports "with\nfailurePolicy Fail (the API default)". Each keeps its fix; a severity you set for those rules\nstill decides, and a finding of this rule you suppress or a baseline hides covers nothing.\n\n## Why is this bad?\n\nThese writes are how the cluster heals itself. The kubelet renews its lease in\n`kube-node-lease` every 10 seconds and registers new nodes; the controller manager and the\nscheduler keep their leader leases; new nodes get their client certificates through\nCertificateSigningRequests; aggregated API servers and kubelets authenticate and authorize\ncallers with TokenReviews and SubjectAccessReviews; the API server itself keeps the\n`kubernetes` Service\'s endpoints pointing at the live API servers and bootstraps the system\npriority classes; CNI and CSI agents install their CRDs when they start.\n\nWith `failurePolicy: Fail` (the v1 default) all of them are rejected while the webhook is\nunreachable: nodes go NotReady and their pods are evicted, new nodes cannot join, controllers\nlose leadership. The webhook\'s own pods often need exactly those nodes, that network and those\ncontrollers to come back, so the outage feeds itself until someone deletes the webhook\nconfiguration. With `Ignore` the writes still wait for the call to time out; leader-election\nrenewals have a 10-second deadline, and a webhook that holds them up that long breaks them\n(kubernetes/kubernetes#90217).\n\nGardener reports webhooks on these resources as problematic (its "problematic webhooks"\nconstraint: `Fail`, or `Ignore` with a timeout above 15 seconds), GKE reports them as unsafe\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`), and the Kubernetes documentation asks webhook authors not to\nintercept node leases and virtual authentication and authorization resources.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: all.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the webhook needs, and exclude the system namespaces by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: workloads.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["", "apps"]\n        apiVersions: ["v1"]\n        resources: ["pods", "deployments", "services"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "kube-node-lease", "default", "policy"]\n```\n\nCluster-scoped resources (nodes, CertificateSigningRequests, CRDs) cannot be excluded by\nnamespace: leave them out of the rules, select the objects you mean with an opt-in\n`objectSelector`, or let the system\'s requesters through with a `matchConditions` entry such\nas `!request.userInfo.username.startsWith(\'system:\')`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests (their labels are used when\n`namespaceSelector` is evaluated) and `--kube-version`.\n\n## When not to use it\n\nFor a webhook whose purpose is to guard one of these resources (say, a node admission policy)\nand that is run accordingly: highly available, with a short timeout. Lower the finding rather\nthan hide it: `--rule critical-resources=warning`.\n\n## References\n\n- Admission webhook good practices (node leases, virtual resources, avoiding dependency\n  loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#90217, "Webhook with FailurePolicy: Ignore that applies to controller\n  manager leases breaks clusters"\n- Gardener, problematic webhooks (`pkg/gardenlet/controller/shoot/care` constraints) and\n  `docs/usage/shoot/shoot_status.md`\n- GKE, "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `kubernetes/kubernetes` `pkg/controlplane/controller/systemnamespaces` and\n  `pkg/controlplane/controller/kubernetesservice` (created only when missing; the endpoint\n  reconciler keeps the Service\'s endpoints current)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/` (how a webhook is matched);\n  `ExcludeAdmissionWebhookVirtualResources` (Kubernetes 1.37)\n',
       "rules/editable-namespace-selector.md": () => '---\nid: editable-namespace-selector\nseverity: warning\n---\n\n# editable-namespace-selector\n\n## What it does\n\nLooks at each label key that a webhook\'s `namespaceSelector` reads, in `matchLabels` or in\n`matchExpressions` with any operator (`In`, `NotIn`, `Exists`, `DoesNotExist`), unless the key\nis trusted. Trusted keys are `kubernetes.io/metadata.name` (from Kubernetes 1.21, when the API\nserver sets it) and the keys given with `--trusted-namespace-label`. Each finding points at a\nkey. The keys of one selector (a webhook\'s, a policy\'s or a binding\'s) judged alike are one\nfinding, at the first, naming the others: its opt-out keys (warnings: each is a way around the\nsame check, with the same fix; "a" or "b"), and the labels of one opt-in (infos: all of them\nswitch the check on; "a" and "b").\n\nThe severity follows **who can act and what it opens**. Under default RBAC, namespace users\ncannot change their Namespace\'s labels: the built-in `view`, `edit` and `admin` roles grant only\n`get`, `list` and `watch` on `namespaces` ("read access to namespaces at the namespace scope\nmeans you can read *this* namespace", `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).\nOnly cluster-level users, and the tools they grant it (a tenancy controller, say), can. So:\n\n| the selector, the webhook or policy | severity | message |\n|---|---|---|\n| an **opt-out** (`NotIn`, `DoesNotExist`) on a validating webhook or policy whose rules match **built-in resources** (any group a Kubernetes API server serves, or `*`), and no guard (below) | `warning` | `webhook "\u2026" skips namespaces labelled "\u2026": cluster-level users can opt one out` |\n| the label is **guarded** in the run | `info` | `\u2026 reads the namespace label "\u2026" (guarded in this run)` |\n| an **opt-in** (`matchLabels`, `In`, `Exists`): the label switches the check on, as Pod Security\'s `enforce` label does; removing it is itself a cluster-level act | `info` | `\u2026 (an opt-in)` |\n| an opt-out on a label whose **values choose a level**: `NotIn` one value (the exempt level), and another webhook of the same configuration, served by the same backend (Service, or URL host), with failurePolicy `Fail` and the same rules, objectSelector and matchConditions, selects namespaces by values of the same key alone (one `In` requirement or one `matchLabels` pair, not the exempt value), as a baseline check that skips `policy: privileged` beside a restricted one for `policy: restricted` does; and no kustomize patch of the run may change the configuration. The label is the level the project\'s checks are chosen by per namespace, as Pod Security\'s `enforce` label is (and an explicit `privileged` there is a written decision). `DoesNotExist`, `NotIn` two values, or two requirements on the key, skip the check for a value no level names: a warning | `info` | `\u2026 (a level: "\u2026" selects its values)` |\n| an opt-out in a selector that also requires an **opt-in** label that is neither trusted nor guarded (`pss.example.com/enforce In [restricted]` beside `privileged.pss.example.com/enforce NotIn ["false"]`): whoever can set the opt-out label can as well remove the opt-in one, so the opt-out opens nothing new | `info` | `\u2026 (inside the opt-in "\u2026")` |\n| an opt-out on a validator of **custom resources only** (groups no built-in API serves): a correctness check of a project\'s own objects, not a control over what runs | `info` | `\u2026 (custom resources only)` |\n| a mutating webhook or policy: switching a mutation (sidecar injection, defaults) on or off per namespace is what those labels are for | `info` | `namespaceSelector of mutating webhook "\u2026" reads the namespace label "\u2026"` |\n\n**Guarded.** A label is guarded when a webhook or policy of the run sees every Namespace create\nand update that sets it, and can reject it: a `ValidatingWebhookConfiguration` webhook with\n`failurePolicy: Fail` served by the same backend (the same Service, or the same URL host) as the\nwebhook whose selector reads the label, or a `ValidatingAdmissionPolicy` bound with `Deny`. It\nmust be called (rules, selectors) for a `CREATE` and an `UPDATE` of a Namespace that carries the\nlabel, so a guard whose own selector lets that label through does not count. Gatekeeper\'s\n`check-ignore-label.gatekeeper.sh` (it rejects `admission.gatekeeper.sh/ignore` on namespaces\nthat are not exempt) and HNC\'s namespace validator are such guards. What the guard rejects\ncannot be read from the files; that it is in the path can.\n\nThe rule does not evaluate the selector against Namespaces. It does look at the rules: a\nwebhook whose rules can only match cluster-scoped objects (nodes, cluster roles, custom\nresources with `scope: Cluster`, \u2026) is not reported, because the API server ignores\n`namespaceSelector` for those requests. Rules that can match Namespace objects still count: for\nthem the selector reads the Namespace\'s own labels.\n\nAdmission policies are checked the same way: the `namespaceSelector` of a policy\'s\n`spec.matchConstraints` and of a binding\'s `spec.matchResources`, validating kinds as validating\nwebhooks, mutating kinds as mutating ones (a binding\'s resources are its own `resourceRules`,\nelse its policy\'s; a binding whose policy is not in the run is taken to cover built-in\nresources). A policy whose `resourceRules` only match cluster-scoped objects is not reported,\nand neither is a binding whose own `resourceRules` do, or whose policy (when it is in the run)\ndoes. A `ValidatingAdmissionPolicyBinding` whose `validationActions` lack `Deny` is not reported\neither: leaving it loses a warning or an audit record, not a check (`validation-actions`\nreports such bindings). When a policy has a `Deny` binding and a `Warn` binding selected by\nvalues of the same label, the `Deny` binding\'s finding is the one that matters: changing the\nlabel\'s value moves a namespace from one to the other.\n\nA `NotIn` that lists `kube-system` on a key kube-system does not carry (the hand-added `name`\nlabel) is meant to exclude namespaces by name, and excludes nothing where no one added the label.\nIt is reported apart from the webhook\'s other labels, and where `matches-kube-system` reports\nthe webhook naming that key (a finding at least as severe, not suppressed), that finding covers\nthis one, which becomes an info (one cause: the fix, `kubernetes.io/metadata.name`, also takes\nthe opt-out away).\n\n**What a file cannot show.** The cluster\'s RBAC (a role that grants `update` or `patch` on\n`namespaces` to namespace users widens who can opt out), a guard kept elsewhere, or a tenancy\ntool that sets the label. Pass the keys a project guards this way to `--trusted-namespace-label`.\n\n## Why is this bad?\n\nFor a namespaced object, the API server evaluates `namespaceSelector` against the labels of the\nobject\'s Namespace; for a Namespace\'s own create or update, against the labels in the request.\nSo the selector is only as strong as the control over those labels. With a selector such as\n`policy.example.com/ignore DoesNotExist`, anyone allowed to update or patch a Namespace can run\n`kubectl label namespace team-a policy.example.com/ignore=true`, and the validating webhook stops\nseeing that namespace; so does whoever creates a Namespace with the label already set. Under\ndefault RBAC those are cluster-level users, not the namespace\'s own admins, but they are many\nmore than the people who may edit the webhook configuration (every CI system and tenancy tool\nthat creates namespaces), and one line of YAML in any namespace manifest takes it out of the\ncheck. An opt-in label works the other way round: a namespace is checked only once someone with\nthose rights switches it on, which is a deployment choice to know about, not a way around it.\n\nThis has happened in real projects: Gatekeeper\'s Helm chart exempted namespaces labelled\n`control-plane`, a label nothing protected, so any namespace editor could opt out\n(open-policy-agent/gatekeeper#697); Gatekeeper now guards its own `admission.gatekeeper.sh/ignore`\nlabel with a second webhook, because otherwise the right to edit a namespace equals the right to\nexempt it from policy. Kyverno discussed the same risk for a `namespace=kyverno` label\n(kyverno/kyverno#893). IBM Portieris fixed a deadlock with a namespace selector and noted the\nlabel bypass it opened.\n\nPolicies and their bindings match namespaces the same way (the CEL admission plugins use the\nwebhooks\' namespace matcher). The Kubernetes documentation\'s own binding example selects\nnamespaces by an `environment: test` label: whoever can relabel a namespace decides whether the\npolicy applies to it.\n\nThe API server sets `kubernetes.io/metadata.name` on every Namespace to the namespace\'s name\n(since Kubernetes 1.22), and a relabelling cannot change it, so selecting by name cannot be\ndefeated by namespace editors (open-policy-agent/gatekeeper#1735).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy"]\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n```\n\nThe same opt-out label in a policy\'s `matchConstraints`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n```\n\n## Use instead\n\nExempt namespaces by name, so that the list lives in the webhook configuration, where changing\nit needs the right to edit webhook configurations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy", "monitoring"]\n```\n\nFor a policy, select by name in the policy or in its binding:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: pod-security-policy\nspec:\n  policyName: pod-security-policy\n  validationActions: ["Deny"]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "monitoring"]\n```\n\nIf the label must stay, protect it (a validating webhook or ValidatingAdmissionPolicy that\nrejects changes to it by anyone but the platform team, as Gatekeeper does) and then declare it\ntrusted with `--trusted-namespace-label`.\n\n## Options\n\n- `--trusted-namespace-label <key>` (repeatable): a namespace label key that namespace owners\n  cannot change in your clusters, for example because a policy guards it or because only cluster\n  administrators may update Namespaces. Selectors on these keys are not reported.\n  `kubernetes.io/metadata.name` is always trusted.\n\n## When not to use it\n\nWhen only cluster administrators can update Namespaces, every label is as protected as the name\nlabel: list the keys with `--trusted-namespace-label` rather than turning the rule off. Managed\nplatforms may add selectors of their own to webhook configurations (AKS adds `NotIn` selectors on\n`control-plane` and `kubernetes.azure.com/managedby`, Azure/AKS#4002); when you lint\nconfigurations exported from such a cluster, trust those keys the same way.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (which labels\n  the selector is matched against)\n- `k8s.io/api` `core/v1/well_known_labels.go` (`kubernetes.io/metadata.name`, KEP-2161)\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`, avoid\n  self-deadlock): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Validating Admission Policy (binding `matchResources`, the `environment: test` example):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/;\n  `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go`\n- open-policy-agent/gatekeeper#697, open-policy-agent/gatekeeper#1735, kyverno/kyverno#893;\n  Gatekeeper `website/docs/exempt-namespaces.md`\n',
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
@@ -36983,8 +36983,8 @@ function matchResources(match, request3, discovery, emptyMatchesAll) {
   const { include, exclude } = webhooksFor(match, request3.name, emptyMatchesAll);
   if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request3, discovery).called === true)
     return { called: false, reason: "excluded" };
-  const outcome2 = matchWebhook(include, request3, discovery);
-  return outcome2.called === true ? { ...outcome2, dependsOnMatchConditions: false } : outcome2;
+  const outcome = matchWebhook(include, request3, discovery);
+  return outcome.called === true ? { ...outcome, dependsOnMatchConditions: false } : outcome;
 }
 function matchPolicy(policy, binding, request3, discovery) {
   const byPolicy = matchResources(policy?.matchConstraints, request3, discovery, false);
@@ -37707,12 +37707,12 @@ function conditionsOutcome(scope, conditions, requests2) {
     return "called";
   const key2 = JSON.stringify([expressions, requests2]);
   const outcomes2 = scope.memo.get(OUTCOMES, () => /* @__PURE__ */ new Map());
-  let outcome2 = outcomes2.get(key2);
-  if (outcome2 === void 0) {
-    outcome2 = evaluateConditions(expressions, requests2, celMeterOf(scope));
-    outcomes2.set(key2, outcome2);
+  let outcome = outcomes2.get(key2);
+  if (outcome === void 0) {
+    outcome = evaluateConditions(expressions, requests2, celMeterOf(scope));
+    outcomes2.set(key2, outcome);
   }
-  return outcome2;
+  return outcome;
 }
 function withUnknownPresenceTests(expression) {
   if (!expression.includes("has("))
@@ -37801,20 +37801,20 @@ function validationsOutcome(scope, validations, variables, requests2) {
     return "passes";
   const key2 = JSON.stringify([validations, variables, requests2]);
   const outcomes2 = scope.memo.get(VALIDATION_OUTCOMES, () => /* @__PURE__ */ new Map());
-  let outcome2 = outcomes2.get(key2);
-  if (outcome2 === void 0) {
+  let outcome = outcomes2.get(key2);
+  if (outcome === void 0) {
     const meter = celMeterOf(scope);
-    outcome2 = evaluateValidations(validations, variables, requests2, meter);
-    if (outcome2 === "passes" && requests2.length > 0) {
+    outcome = evaluateValidations(validations, variables, requests2, meter);
+    if (outcome === "passes" && requests2.length > 0) {
       const others = otherWritersOf(requests2[0]).map((requester) => ({ ...requests2[0], requester }));
       if (others.length > 0 && evaluateValidations(validations, variables, others, meter) !== "passes")
-        outcome2 = "unknown";
+        outcome = "unknown";
     }
-    if (outcome2 === "passes" && [...validations, ...variables.map((variable) => variable.expression)].some(mayOverflow))
-      outcome2 = "unknown";
-    outcomes2.set(key2, outcome2);
+    if (outcome === "passes" && [...validations, ...variables.map((variable) => variable.expression)].some(mayOverflow))
+      outcome = "unknown";
+    outcomes2.set(key2, outcome);
   }
-  return outcome2;
+  return outcome;
 }
 function othersMayBeCalled(scope, conditions, requests2) {
   const writes = new Map(requests2.map((request3) => [`${request3.group}/${request3.resource}/${request3.subresource}/${request3.operation}/${request3.namespace ?? ""}`, request3]));
@@ -37869,15 +37869,15 @@ function systemRequestOutcome(scope, conditions, match, operations) {
   const subresource = match.subresource === "*" ? "" : match.subresource;
   const key2 = JSON.stringify([conditions.map((condition) => condition?.expression ?? null), match.group, resource, subresource, listed2]);
   const outcomes2 = scope.memo.get(SYSTEM_OUTCOMES, () => /* @__PURE__ */ new Map());
-  let outcome2 = outcomes2.get(key2);
-  if (outcome2 === void 0) {
+  let outcome = outcomes2.get(key2);
+  if (outcome === void 0) {
     const requests2 = listed2.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: "kube-system", requester, systemObject: true })));
-    outcome2 = conditionsOutcome(scope, conditions, requests2);
-    if (outcome2 === "skipped" && othersMayBeCalled(scope, conditions, requests2))
-      outcome2 = "unknown";
-    outcomes2.set(key2, outcome2);
+    outcome = conditionsOutcome(scope, conditions, requests2);
+    if (outcome === "skipped" && othersMayBeCalled(scope, conditions, requests2))
+      outcome = "unknown";
+    outcomes2.set(key2, outcome);
   }
-  return outcome2;
+  return outcome;
 }
 var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, UNKNOWN, PRESENCE_TEST, KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS, FARGATE_SCHEDULER, OTHER_SYSTEM_REQUESTERS, OVERFLOWING_CALLS, VALIDATION_OUTCOMES, SYSTEM_OUTCOMES;
 var init_system_requests = __esm({
@@ -38009,7 +38009,7 @@ function analyse(object, context) {
       const resourceBlind = conditions.every((condition) => !/resource|Resource|kind|Kind|bject/.test(condition?.expression ?? "resource"));
       const byWriters = /* @__PURE__ */ new Map();
       const seen = /* @__PURE__ */ new Set();
-      let judged = 0;
+      let judged2 = 0;
       for (const { shown: shown2, concrete } of systemWritesFirst(resourceMatches(table2, groups, versions, writable))) {
         for (const write2 of concreteWrites(concrete, table2, context)) {
           const id = `${write2.group}/${write2.resource}/${write2.subresource}`;
@@ -38020,19 +38020,19 @@ function analyse(object, context) {
           if (eviction ? called !== void 0 : systemCalled !== void 0)
             continue;
           const writers = `${write2.group}/${write2.subresource}`;
-          let outcome2;
+          let outcome;
           if (conditions.length === 0)
-            outcome2 = "called";
+            outcome = "called";
           else if (resourceBlind && byWriters.has(writers))
-            outcome2 = byWriters.get(writers);
-          else if (judged >= MAX_WRITES_JUDGED)
-            outcome2 = "unknown";
+            outcome = byWriters.get(writers);
+          else if (judged2 >= MAX_WRITES_JUDGED)
+            outcome = "unknown";
           else {
-            judged++;
-            outcome2 = systemRequestOutcome(context, conditions, write2, operations);
-            byWriters.set(writers, outcome2);
+            judged2++;
+            outcome = systemRequestOutcome(context, conditions, write2, operations);
+            byWriters.set(writers, outcome);
           }
-          if (outcome2 === "skipped")
+          if (outcome === "skipped")
             continue;
           called ??= shown2;
           if (!eviction)
@@ -38816,8 +38816,8 @@ function checkRule(discovery, rule46, path, webhook, kube, virtualExcluded) {
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
-    const judged = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
-    if (!judged || resources.length === 0)
+    const judged2 = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
+    if (!judged2 || resources.length === 0)
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
@@ -39218,17 +39218,17 @@ var init_generated_webhooks = __esm({
 // dist/src/match/kustomize-selectors.js
 function withKustomizeSelectors(object, run2) {
   return run2.memo.perObject(PATCHED, object, () => {
-    const judged = patched(object, run2);
-    const untouched = judged.patch === void 0 && judged.unsure === void 0 && judged.unsureWhereverServiceLands === void 0;
-    return untouched && asGenerated(object, run2) ? { ...judged, asGenerated: true } : judged;
+    const judged2 = patched(object, run2);
+    const untouched = judged2.patch === void 0 && judged2.unsure === void 0 && judged2.unsureWhereverServiceLands === void 0;
+    return untouched && asGenerated(object, run2) ? { ...judged2, asGenerated: true } : judged2;
   });
 }
 function patchedNote(patched2) {
   return patched2.patch === void 0 ? "" : ` (selectors as patched at ${patched2.patch.file}:${patched2.patch.line})`;
 }
-function unlessPatchedAway(judged, find2, { whereverServiceLands = false } = {}) {
-  const found = [...find2(judged.object, patchedNote(judged))];
-  const unsure = judged.unsure ?? (whereverServiceLands ? judged.unsureWhereverServiceLands : void 0);
+function unlessPatchedAway(judged2, find2, { whereverServiceLands = false } = {}) {
+  const found = [...find2(judged2.object, patchedNote(judged2))];
+  const unsure = judged2.unsure ?? (whereverServiceLands ? judged2.unsureWhereverServiceLands : void 0);
   if (unsure === void 0 || found.length === 0)
     return found;
   const key2 = (finding) => finding.label;
@@ -39549,7 +39549,7 @@ function systemWriteCalls(webhook, target, request3, context) {
   const objectLabels = systemObjectLabels(webhook.objectSelector);
   const calls = [];
   for (const operation of request3.operations) {
-    const outcome2 = matchWebhook(webhook, {
+    const outcome = matchWebhook(webhook, {
       operation,
       group: request3.group,
       version: request3.version,
@@ -39559,10 +39559,10 @@ function systemWriteCalls(webhook, target, request3, context) {
       ...nsLabels === void 0 ? {} : { namespaceLabels: nsLabels },
       ...objectLabelsFor(operation, objectLabels)
     }, context.discovery);
-    if (outcome2.called !== true)
+    if (outcome.called !== true)
       continue;
     let conditions = "called";
-    if (outcome2.dependsOnMatchConditions) {
+    if (outcome.dependsOnMatchConditions) {
       const requests2 = systemWritersOf(request3.group).map((requester) => ({
         group: request3.group,
         resource: request3.resource,
@@ -39576,7 +39576,7 @@ function systemWriteCalls(webhook, target, request3, context) {
       conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests2);
     }
     if (conditions !== "skipped")
-      calls.push({ operation, rule: outcome2.rule, conditions });
+      calls.push({ operation, rule: outcome.rule, conditions });
   }
   return calls;
 }
@@ -39739,7 +39739,7 @@ function calledRequesters(run2, conditions, write2) {
   if (!loadCelSync())
     return { called: [], undecided: true };
   const outcomes2 = requests2.map((request3) => conditionsOutcome(run2, conditions, [request3]));
-  const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome2) => outcome2 === "skipped") && othersMayBeCalled(run2, conditions, requests2);
+  const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome) => outcome === "skipped") && othersMayBeCalled(run2, conditions, requests2);
   return { called: requests2.filter((_, index) => outcomes2[index] === "called"), undecided };
 }
 function validationsOf(run2, spec, requests2) {
@@ -39804,11 +39804,11 @@ function checkPolicyObject3(object, run2) {
         objectLabels: write2.operation === "DELETE" ? null : labels,
         oldObjectLabels: write2.operation === "CREATE" ? null : labels
       };
-      const outcome2 = matchPolicy(spec, bindingSpec(binding), request3, run2.discovery);
-      if (outcome2.called !== true)
+      const outcome = matchPolicy(spec, bindingSpec(binding), request3, run2.discovery);
+      if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule46 ??= outcome2.rule;
+      rule46 ??= outcome.rule;
     }
     if (rule46 === void 0)
       continue;
@@ -39948,10 +39948,10 @@ var init_matches_kube_system = __esm({
         return {
           policy: (object) => checkPolicyObject3(object, run2),
           webhookConfiguration(object) {
-            const judged = withKustomizeSelectors(object, run2);
+            const judged2 = withKustomizeSelectors(object, run2);
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
-            const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
+            const found = unlessPatchedAway(judged2, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
               const { entry, rule: rule46, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
@@ -40160,9 +40160,9 @@ function v1Gaps(written, kubeSystem) {
 }
 function kubeSystemExposure(object, run2) {
   const webhooks = isRecord2(object.written) && Array.isArray(object.written.webhooks) ? object.written.webhooks : [];
-  const judged = withKustomizeSelectors(object, run2);
-  const unsure = judged.unsure === void 0 ? void 0 : new Set(kubeSystemInterceptions(judged.unsure.object, run2).map((interception) => interception.entry.index));
-  for (const interception of kubeSystemInterceptions(judged.object, run2)) {
+  const judged2 = withKustomizeSelectors(object, run2);
+  const unsure = judged2.unsure === void 0 ? void 0 : new Set(kubeSystemInterceptions(judged2.unsure.object, run2).map((interception) => interception.entry.index));
+  for (const interception of kubeSystemInterceptions(judged2.object, run2)) {
     if (interception.deleteOnly || interception.installerWritesOnly || unsure !== void 0 && !unsure.has(interception.entry.index))
       continue;
     const written = webhooks[interception.entry.index];
@@ -40589,9 +40589,9 @@ var init_critical_resources = __esm({
       create(run2) {
         return {
           webhookConfiguration(object) {
-            const judged = withKustomizeSelectors(object, run2);
-            const reportedForKubeSystem = new Set(run2.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(judged.object, run2).map(({ entry }) => entry.index) : []);
-            return webhooksOf(judged.object).flatMap((entry) => {
+            const judged2 = withKustomizeSelectors(object, run2);
+            const reportedForKubeSystem = new Set(run2.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(judged2.object, run2).map(({ entry }) => entry.index) : []);
+            return webhooksOf(judged2.object).flatMap((entry) => {
               const { webhook } = entry;
               if (reportedAsEverything(webhook, run2))
                 return [];
@@ -40621,7 +40621,7 @@ var init_critical_resources = __esm({
                     timeoutDefaulted: isDefaulted(object, [...entry.path, "timeoutSeconds"]) ? " (the API default)" : "",
                     scope: clusterScoped && selected2 ? " (its namespaceSelector does not narrow cluster-scoped resources)" : "",
                     // The scope note already says the selector does not matter: no need to say where it comes from.
-                    patched: clusterScoped && selected2 ? "" : patchedNote(judged)
+                    patched: clusterScoped && selected2 ? "" : patchedNote(judged2)
                   },
                   path: [...entry.path, "rules", firstRule],
                   severity: ignore ? "warning" : "error",
@@ -40834,8 +40834,8 @@ var init_self_deadlock = __esm({
       create(run2) {
         return {
           webhookConfiguration(object) {
-            const judged = withKustomizeSelectors(object, run2);
-            const found = groupCopies(unlessPatchedAway(judged, (judgedObject, patched2) => webhooksOf(judgedObject).flatMap((entry) => {
+            const judged2 = withKustomizeSelectors(object, run2);
+            const found = groupCopies(unlessPatchedAway(judged2, (judgedObject, patched2) => webhooksOf(judgedObject).flatMap((entry) => {
               const { webhook } = entry;
               const service = webhook.clientConfig?.service;
               const namespace = service?.namespace;
@@ -40862,10 +40862,10 @@ var init_self_deadlock = __esm({
                     ...objectLabels === void 0 ? {} : { objectLabels },
                     oldObjectLabels: null
                   }, run2.discovery));
-                  return each.every((outcome3) => outcome3.called === true) ? each[0] : void 0;
+                  return each.every((outcome2) => outcome2.called === true) ? each[0] : void 0;
                 });
-                const outcome2 = outcomes2.find((each) => each !== void 0 && each.called === true);
-                if (outcome2 === void 0 || outcome2.called !== true)
+                const outcome = outcomes2.find((each) => each !== void 0 && each.called === true);
+                if (outcome === void 0 || outcome.called !== true)
                   continue;
                 if (!manifestKnown && hasOptOut(webhook.namespaceSelector))
                   return [];
@@ -40893,7 +40893,7 @@ var init_self_deadlock = __esm({
                       after: after ? ", and this file creates that Service after it" : "",
                       patched: patched2
                     },
-                    path: [...entry.path, "rules", outcome2.rule],
+                    path: [...entry.path, "rules", outcome.rule],
                     ...levelOf(candidate, after, undecidedSlices),
                     // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
                     ...defaulted ? { covers: [{ ruleId: "implicit-failure-policy", path: failurePolicy }] } : {}
@@ -40902,7 +40902,7 @@ var init_self_deadlock = __esm({
               }
               return [];
             })));
-            return judged.asGenerated === true ? found.map((finding) => ({ ...finding, severity: "info", help: AS_GENERATED_HELP })) : found;
+            return judged2.asGenerated === true ? found.map((finding) => ({ ...finding, severity: "info", help: AS_GENERATED_HELP })) : found;
           }
         };
       }
@@ -40969,8 +40969,8 @@ var init_long_timeout = __esm({
                 continue;
               if (!settingsApply(object, entry, run2))
                 continue;
-              const judged = patchedWebhooks.find((each) => each.index === entry.index)?.webhook ?? entry.webhook;
-              if (run2.runsAsDesigned(CRITICAL_RESOURCES2) && !reportedAsEverything(judged, run2) && criticalForTimeout(judged, run2))
+              const judged2 = patchedWebhooks.find((each) => each.index === entry.index)?.webhook ?? entry.webhook;
+              if (run2.runsAsDesigned(CRITICAL_RESOURCES2) && !reportedAsEverything(judged2, run2) && criticalForTimeout(judged2, run2))
                 continue;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const messageId = !ignore ? "fail" : value >= CLIENT_TIMEOUT_SECONDS ? "clientTimeout" : "ignore";
@@ -41262,14 +41262,14 @@ function* candidateMatches(hooks, context, options = {}) {
       const open2 = [];
       for (const position2 of candidates2) {
         const id = selectorOf[position2];
-        let outcome2 = outcomes2.get(id);
-        if (outcome2 === void 0) {
-          outcome2 = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
-          outcomes2.set(id, outcome2);
+        let outcome = outcomes2.get(id);
+        if (outcome === void 0) {
+          outcome = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
+          outcomes2.set(id, outcome);
         }
-        if (outcome2.called === false)
+        if (outcome.called === false)
           continue;
-        if (outcome2.called === "unknown" && outcome2.unknown === "object-labels")
+        if (outcome.called === "unknown" && outcome.unknown === "object-labels")
           open2.push(hooks[position2]);
         else
           sure2.push(hooks[position2]);
@@ -42479,8 +42479,8 @@ var init_wildcard_rule = __esm({
         return {
           webhookConfiguration(object) {
             const violations = [];
-            const judged = withKustomizeSelectors(object, run2);
-            for (const entry of webhooksOf(judged.object)) {
+            const judged2 = withKustomizeSelectors(object, run2);
+            for (const entry of webhooksOf(judged2.object)) {
               const { webhook } = entry;
               if (webhook.failurePolicy !== "Fail")
                 continue;
@@ -42501,7 +42501,7 @@ var init_wildcard_rule = __esm({
                   what: describeEntry(found.resourceEntry, found.scope),
                   where: `${found.anyGroup ? "of every API group" : `of ${describeGroups2(found.groups)}`}${everything !== void 0 ? " in every namespace" : found.scope === "Namespaced" && !isEmptySelector(webhook.namespaceSelector) ? " in the namespaces it selects" : ""}`,
                   defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "",
-                  patched: patchedNote(judged)
+                  patched: patchedNote(judged2)
                 }
               });
             }
@@ -47128,7 +47128,7 @@ function withValue(base, path, value) {
   const inner = base[key2];
   return { ...base, [key2]: rest.length === 0 ? value : withValue(inner !== null && typeof inner === "object" ? inner : {}, rest, value) };
 }
-function podSpec2(podLevel, containerLevel) {
+function podSpec2(podLevel, containerLevel, containerFields) {
   return {
     containers: [
       {
@@ -47138,6 +47138,7 @@ function podSpec2(podLevel, containerLevel) {
         resources: {},
         terminationMessagePath: "/dev/termination-log",
         terminationMessagePolicy: "File",
+        ...containerFields,
         ...containerLevel === void 0 ? {} : { securityContext: containerLevel }
       }
     ],
@@ -47182,7 +47183,7 @@ function contextOf(kind, object) {
     namespaceObject: { apiVersion: "v1", kind: "Namespace", metadata: { name: "default", labels: { "kubernetes.io/metadata.name": "default" } }, spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } }
   };
 }
-function outcome(object, context, meter, failing) {
+function judged(object, context, meter) {
   const spec = policySpec(object);
   const variables = {};
   const full = { ...context, variables };
@@ -47198,31 +47199,28 @@ function outcome(object, context, meter, failing) {
     if (!result.value)
       return "skipped";
   }
-  const validations = Array.isArray(spec?.validations) ? spec.validations : [];
-  if (validations.length === 0)
-    return void 0;
-  let passes = true;
-  for (const [index, validation] of validations.entries()) {
+  return (Array.isArray(spec?.validations) ? spec.validations : []).map((validation) => {
     const result = evaluateValue(text(validation?.expression), full, meter);
-    if (!result.ok || typeof result.value !== "boolean")
-      return void 0;
-    if (!result.value) {
-      passes = false;
-      failing?.add(index);
-    }
-  }
-  return passes ? "passes" : "denies";
+    return result.ok && typeof result.value === "boolean" ? result.value : void 0;
+  });
 }
-function checksContainer(other, passing, overridden, meter) {
-  const spec = policySpec(other);
-  const readsSecurityContext = JSON.stringify([spec?.validations ?? [], spec?.variables ?? [], spec?.matchConditions ?? []]).includes("securityContext");
-  if (spec?.paramKind != null)
-    return readsSecurityContext;
-  const before = outcome(other, passing, meter);
-  const after = outcome(other, overridden, meter);
-  if (before === void 0 || after === void 0)
-    return readsSecurityContext;
-  return before !== "denies" && after === "denies";
+function readsSecurityContext(object) {
+  const spec = policySpec(object);
+  return JSON.stringify([spec?.validations ?? [], spec?.variables ?? [], spec?.matchConditions ?? [], spec?.mutations ?? []]).includes("securityContext");
+}
+function mayTellApart(expression) {
+  return expression.includes("securityContext") || expression.includes("variables") || OVERRIDABLE_FIELDS.some((field) => expression.includes(field.path[0]));
+}
+function refusesOverride(other, passing, overridden, meter) {
+  if (policySpec(other)?.paramKind != null)
+    return readsSecurityContext(other);
+  const before = judged(other, passing, meter);
+  const after = judged(other, overridden, meter);
+  if (before === "skipped" || after === "skipped")
+    return before === "skipped" && after === "skipped" ? false : readsSecurityContext(other);
+  if (before === void 0 || after === void 0 || before.includes(void 0) || after.includes(void 0))
+    return readsSecurityContext(other);
+  return before.some((value, index) => value === true && after[index] === false);
 }
 function containerOverrides(object, run2) {
   return run2.memo.perObject(OVERRIDES, object, () => find(object, run2));
@@ -47231,7 +47229,8 @@ function find(object, run2) {
   const spec = policySpec(object);
   if (object.kind !== "ValidatingAdmissionPolicy" || !object.decodable || spec === void 0 || spec.paramKind != null)
     return [];
-  const source = JSON.stringify(spec.validations ?? []) + JSON.stringify(spec.variables ?? []);
+  const validations = (Array.isArray(spec.validations) ? spec.validations : []).map((validation) => text(validation?.expression));
+  const source = JSON.stringify(validations) + JSON.stringify(spec.variables ?? []);
   const fields = OVERRIDABLE_FIELDS.filter((field) => source.includes(field.path[0]));
   if (fields.length === 0)
     return [];
@@ -47239,35 +47238,55 @@ function find(object, run2) {
   if (kinds.length === 0 || !loadCelSync())
     return [];
   const meter = celMeterOf(run2);
+  const telling = validations.map(mayTellApart);
+  const admits = (values) => Array.isArray(values) && values.every((value, index) => !telling[index] || value === true);
   const found = [];
   for (const field of fields) {
     const name = field.path.join(".");
-    for (const [kind, base] of kinds.flatMap((kind2) => BASES.map((base2) => [kind2, base2]))) {
-      const at = (podLevel, containerLevel) => contextOf(kind, objectOf(kind, podSpec2(withValue(base, field.path, podLevel), containerLevel === void 0 ? void 0 : nested(field.path, containerLevel))));
-      const failing = /* @__PURE__ */ new Set();
-      if (outcome(object, at(field.bad, void 0), meter, failing) !== "denies")
-        continue;
-      const good = field.good.find((value) => outcome(object, at(value, void 0), meter) === "passes");
-      if (good === void 0)
-        continue;
-      const overridden = at(good, field.bad);
-      if (outcome(object, overridden, meter) !== "passes")
-        continue;
-      const passing = at(good, void 0);
-      const request3 = requestOf(kind);
-      const checkedElsewhere2 = validatingWebhookSees(run2, request3) || run2.policies.some((other) => other !== object && other.kind === "ValidatingAdmissionPolicy" && other.decodable && policySeesRequest(other, run2, request3) && checksContainer(other, passing, overridden, meter));
-      if (checkedElsewhere2)
-        break;
-      found.push({ validation: Math.min(...failing), field: name, bad: field.bad, kind: kind.kind });
-      break;
+    search: for (const kind of kinds) {
+      for (const base of BASES) {
+        const spec2 = (podLevel, overridden) => podSpec2(withValue(base.pod, field.path, podLevel), overridden ? { ...base.container, ...field.override } : base.container === void 0 ? void 0 : { ...base.container }, base.containerFields);
+        const refused = judged(object, contextOf(kind, objectOf(kind, spec2(field.bad, false))), meter);
+        if (!Array.isArray(refused) || refused.some((value, index) => telling[index] && value === void 0))
+          continue;
+        const checking = refused.findIndex((value, index) => telling[index] && value === false);
+        if (checking < 0)
+          continue;
+        const good = field.good.find((value) => admits(judged(object, contextOf(kind, objectOf(kind, spec2(value, false))), meter)));
+        if (good === void 0)
+          continue;
+        if (!admits(judged(object, contextOf(kind, objectOf(kind, spec2(good, true))), meter)))
+          continue;
+        if (coveredElsewhere(object, run2, kind, spec2(good, false), spec2(good, true), meter))
+          break search;
+        found.push({ validation: checking, field: name, bad: field.bad, kind: kind.kind });
+        break search;
+      }
     }
   }
   return found;
 }
+function coveredElsewhere(object, run2, kind, passing, overridden, meter) {
+  const covered = (on, self) => {
+    const request3 = requestOf(on);
+    if (validatingWebhookSees(run2, request3))
+      return true;
+    const good = contextOf(on, objectOf(on, passing));
+    const bad = contextOf(on, objectOf(on, overridden));
+    return run2.policies.some((other) => {
+      if (other === object && !self || !other.decodable || !policySeesRequest(other, run2, request3))
+        return false;
+      if (other.kind === "MutatingAdmissionPolicy")
+        return readsSecurityContext(other);
+      return other.kind === "ValidatingAdmissionPolicy" && refusesOverride(other, good, bad, meter);
+    });
+  };
+  return covered(kind, false) || kind !== POD_KIND && covered(POD_KIND, true);
+}
 function requestOf(kind) {
   return { operation: "CREATE", group: kind.group, version: kind.version, resource: kind.resource, subresource: "", namespace: "default" };
 }
-var OVERRIDABLE_FIELDS, POD_SPEC_KINDS, BASES, LABELS, text, OVERRIDES;
+var AS_ROOT, OVERRIDABLE_FIELDS, POD_SPEC_KINDS, POD_KIND, ALL_GOOD, BASES, LABELS, text, OVERRIDES;
 var init_container_override = __esm({
   "dist/src/match/container-override.js"() {
     "use strict";
@@ -47278,13 +47297,14 @@ var init_container_override = __esm({
     init_policies();
     init_run_scope();
     init_subresource_request();
+    AS_ROOT = { runAsNonRoot: false, runAsUser: 0n };
     OVERRIDABLE_FIELDS = [
-      { path: ["runAsNonRoot"], good: [true], bad: false },
-      { path: ["runAsUser"], good: [1000n, 65534n, 10001n], bad: 0n },
-      { path: ["runAsGroup"], good: [1000n, 65534n, 10001n], bad: 0n },
-      { path: ["seccompProfile", "type"], good: ["RuntimeDefault"], bad: "Unconfined" },
-      { path: ["appArmorProfile", "type"], good: ["RuntimeDefault"], bad: "Unconfined" },
-      { path: ["seLinuxOptions", "type"], good: ["container_t"], bad: "spc_t" }
+      { path: ["runAsNonRoot"], good: [true], bad: false, override: AS_ROOT },
+      { path: ["runAsUser"], good: [1000n, 65534n, 10001n], bad: 0n, override: AS_ROOT },
+      { path: ["runAsGroup"], good: [1000n, 65534n, 10001n], bad: 0n, override: { runAsGroup: 0n } },
+      { path: ["seccompProfile", "type"], good: ["RuntimeDefault"], bad: "Unconfined", override: { seccompProfile: { type: "Unconfined" } } },
+      { path: ["appArmorProfile", "type"], good: ["RuntimeDefault"], bad: "Unconfined", override: { appArmorProfile: { type: "Unconfined" } } },
+      { path: ["seLinuxOptions", "type"], good: ["container_t"], bad: "spc_t", override: { seLinuxOptions: { type: "spc_t" } } }
     ];
     POD_SPEC_KINDS = [
       { group: "", version: "v1", resource: "pods", kind: "Pod", template: [] },
@@ -47297,7 +47317,17 @@ var init_container_override = __esm({
       { group: "", version: "v1", resource: "replicationcontrollers", kind: "ReplicationController", template: ["spec", "template"] },
       { group: "", version: "v1", resource: "podtemplates", kind: "PodTemplate", template: ["template"] }
     ];
-    BASES = [{}, OVERRIDABLE_FIELDS.reduce((base, field) => withValue(base, field.path, field.good[0]), {})];
+    POD_KIND = POD_SPEC_KINDS[0];
+    ALL_GOOD = OVERRIDABLE_FIELDS.reduce((base, field) => withValue(base, field.path, field.good[0]), {});
+    BASES = [
+      { pod: {}, container: void 0, containerFields: {} },
+      { pod: ALL_GOOD, container: void 0, containerFields: {} },
+      {
+        pod: { ...ALL_GOOD, fsGroup: 1000n, supplementalGroups: [1000n] },
+        container: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, privileged: false, readOnlyRootFilesystem: true },
+        containerFields: { resources: { limits: { cpu: "500m", memory: "256Mi" }, requests: { cpu: "100m", memory: "128Mi" } } }
+      }
+    ];
     LABELS = { app: "app" };
     text = (value) => typeof value === "string" ? value : "";
     OVERRIDES = memoKey("pod-level securityContext checks a container overrides, per policy");
@@ -47318,9 +47348,9 @@ function check6(object, run2) {
     messageId: "overridden",
     data: {
       site: `validations[${validation}]`,
-      policy: elideMiddle(object.name ?? "(unnamed)", 32),
+      policy: elideMiddle(object.name ?? "(unnamed)", 26),
       field,
-      value: `${field.split(".").pop()}: ${shown(bad)}`,
+      value: `${field}: ${shown(bad)}`,
       more: more2 === 0 ? "" : ` (+${more2} more)`
     },
     path: ["spec", "validations", validation, "expression"]
@@ -47341,7 +47371,7 @@ var init_container_overrides_pod_check = __esm({
         severity: "warning",
         appliesTo: ["ValidatingAdmissionPolicy"],
         messages: {
-          overridden: `{{site}} of policy "{{policy}}" checks the pod-level {{field}}; a container's own {{value}} overrides it{{more}}`
+          overridden: `{{site}} of policy "{{policy}}": a container's own {{value}} overrides the pod-level value it accepts{{more}}`
         },
         help: "A container's securityContext overrides the pod's for runAsNonRoot, runAsUser, runAsGroup, seccompProfile, appArmorProfile and seLinuxOptions. Accept the pod-level value only when no container sets its own to something else (has(c.securityContext.runAsNonRoot) ? c.securityContext.runAsNonRoot : pod-level), as Pod Security's restricted level checks both, or check each container."
       },
@@ -47473,8 +47503,8 @@ function selects2(candidate, namespace, labels, discovery) {
     // A Namespace CREATE/UPDATE is matched against the incoming object's own labels.
     ...request3.namespaceObject ? { objectLabels: labels, oldObjectLabels: labels } : {}
   };
-  const outcome2 = matchWebhook(candidate.entry.webhook, admission, discovery);
-  return !(outcome2.called === false && outcome2.reason === "namespace-selector");
+  const outcome = matchWebhook(candidate.entry.webhook, admission, discovery);
+  return !(outcome.called === false && outcome.reason === "namespace-selector");
 }
 function without(labels, keys) {
   const out = { ...labels };
@@ -51377,8 +51407,8 @@ var init_kustomize_patched = __esm({
         return {
           webhookConfiguration: (object) => {
             const patch = withKustomizeSelectors(object, run2).patch;
-            const judged = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
-            return check7({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
+            const judged2 = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
+            return check7({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged2);
           },
           policy: (object) => check7({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
           namespace: (namespace) => check7({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
@@ -67697,10 +67727,10 @@ function matcherRequest(request3, namespaceLabels2) {
 function describeResource2(request3) {
   return `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
 }
-function notCalledReason(outcome2, request3) {
-  if (outcome2.called !== false)
+function notCalledReason(outcome, request3) {
+  if (outcome.called !== false)
     return null;
-  switch (outcome2.reason) {
+  switch (outcome.reason) {
     case "exempt-kind":
       return isWebhookConfigurationRequest(request3) ? `resource exempt: ${describeResource2(request3)} are never sent to webhooks (admission policies can check them)` : `resource exempt: ${describeResource2(request3)} are never sent to webhooks or admission policies`;
     case "virtual":
@@ -67715,25 +67745,25 @@ function notCalledReason(outcome2, request3) {
       return "excludeResourceRules exclude the request";
   }
 }
-function equivalentOf(outcome2) {
-  if (outcome2.called !== true || outcome2.equivalent === null)
+function equivalentOf(outcome) {
+  if (outcome.called !== true || outcome.equivalent === null)
     return {};
-  const { group, version: version2 } = outcome2.equivalent;
+  const { group, version: version2 } = outcome.equivalent;
   return { equivalent: group === "" ? version2 : `${group}/${version2}` };
 }
-function decide(outcome2, conditions, request3) {
-  if (outcome2.called === false)
-    return { called: false, reason: notCalledReason(outcome2, request3), dependsOn: [] };
-  if (outcome2.called === "unknown") {
-    const what = outcome2.unknown === "namespace-labels" ? "the namespace labels" : "the object labels";
+function decide(outcome, conditions, request3) {
+  if (outcome.called === false)
+    return { called: false, reason: notCalledReason(outcome, request3), dependsOn: [] };
+  if (outcome.called === "unknown") {
+    const what = outcome.unknown === "namespace-labels" ? "the namespace labels" : "the object labels";
     return { called: true, reason: `depends on: ${what}`, dependsOn: [] };
   }
   const result = conditions();
   if (result.outcome === "false")
     return { called: false, reason: `matchCondition "${result.condition}" is false`, dependsOn: [] };
   if (result.outcome === "depends")
-    return { called: true, reason: `depends on: ${result.expressions.join(" && ")}`, dependsOn: result.expressions, ...equivalentOf(outcome2) };
-  return { called: true, reason: null, dependsOn: [], ...equivalentOf(outcome2) };
+    return { called: true, reason: `depends on: ${result.expressions.join(" && ")}`, dependsOn: result.expressions, ...equivalentOf(outcome) };
+  return { called: true, reason: null, dependsOn: [], ...equivalentOf(outcome) };
 }
 function calledFirst(entries) {
   return [...entries.filter((entry) => entry.called), ...entries.filter((entry) => !entry.called)];
@@ -67746,8 +67776,8 @@ function webhookEntries(objects2, request3, admission, discovery, kubeVersion, m
   for (const { object } of sorted) {
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
-      const outcome2 = virtualExempt ? { called: false, reason: "virtual" } : matchWebhook(webhook, admission, discovery);
-      const decision = decide(outcome2, () => evaluateConditions2(webhook.matchConditions, request3, meter), request3);
+      const outcome = virtualExempt ? { called: false, reason: "virtual" } : matchWebhook(webhook, admission, discovery);
+      const decision = decide(outcome, () => evaluateConditions2(webhook.matchConditions, request3, meter), request3);
       const reinvoked2 = entry.mutating && decision.called && webhook.reinvocationPolicy === "IfNeeded";
       const pathEntry = {
         configuration: object.name ?? "(no name)",
@@ -67783,8 +67813,8 @@ function policyEntries(objects2, request3, admission, discovery, meter, namespac
       continue;
     }
     for (const binding of bindings) {
-      const outcome2 = isVirtualResource(request3.group, request3.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request3) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
-      const decision = decide(outcome2, () => evaluateConditions2(spec?.matchConditions, request3, meter), request3);
+      const outcome = isVirtualResource(request3.group, request3.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request3) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
+      const decision = decide(outcome, () => evaluateConditions2(spec?.matchConditions, request3, meter), request3);
       const validation = decision.called ? evaluateValidations2(spec, request3, namespace, meter) : void 0;
       entries.push({
         configuration: policy.name ?? "(no name)",
@@ -69086,7 +69116,7 @@ function tlsChecks(result, now) {
 }
 function verifyCall(result, ctx) {
   const checks = [...tlsChecks(result, ctx.now ?? /* @__PURE__ */ new Date())];
-  const done = (outcome2) => ({ checks, outcome: outcome2 });
+  const done = (outcome) => ({ checks, outcome });
   if (result.kind === "failed") {
     if (result.stage !== "tls")
       checks.push({ id: "http", status: "error", message: result.reason });
@@ -69307,18 +69337,18 @@ function rootsOf(webhook, caBundleFile) {
     return { pem: void 0, label, problem: "could not get REST client: unable to load root certificates: unable to parse bytes as PEM block" };
   return { pem: readable.join("\n"), label: `${label} (${readable.length} ${readable.length === 1 ? "certificate" : "certificates"})`, problem: null };
 }
-function verdictOf(outcome2, failurePolicy, webhook) {
-  switch (outcome2.kind) {
+function verdictOf(outcome, failurePolicy, webhook) {
+  switch (outcome.kind) {
     case "allowed":
-      return { kind: "admitted", message: outcome2.patched !== null ? "admitted, with the patch applied" : "admitted" };
+      return { kind: "admitted", message: outcome.patched !== null ? "admitted, with the patch applied" : "admitted" };
     case "denied":
-      return { kind: "rejected-by-webhook", message: outcome2.message };
+      return { kind: "rejected-by-webhook", message: outcome.message };
     case "call-error":
-      return failurePolicy === "Ignore" ? { kind: "admitted-unchecked", message: `failurePolicy Ignore: the API server logs "Failed calling webhook, failing open ${webhook}: ${outcome2.reason}" and admits the request unchecked` } : { kind: "rejected-call-failed", message: `Internal error occurred: ${outcome2.reason}` };
+      return failurePolicy === "Ignore" ? { kind: "admitted-unchecked", message: `failurePolicy Ignore: the API server logs "Failed calling webhook, failing open ${webhook}: ${outcome.reason}" and admits the request unchecked` } : { kind: "rejected-call-failed", message: `Internal error occurred: ${outcome.reason}` };
     case "internal-error":
-      return { kind: "rejected", message: outcome2.message };
+      return { kind: "rejected", message: outcome.message };
     case "undetermined":
-      return { kind: "undetermined", message: outcome2.message };
+      return { kind: "undetermined", message: outcome.message };
   }
 }
 function isAdmitted(kind) {
@@ -69381,8 +69411,8 @@ async function probe(options) {
   const old = withNamespace(request3.operation === "DELETE" ? request3.object?.value ?? null : request3.oldObject?.value ?? null, request3);
   const objectName = request3.object?.name ?? "";
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const report2 = (checks2, outcome2, rest = {}) => {
-    const verdict = verdictOf(outcome2, failurePolicy, name);
+  const report2 = (checks2, outcome, rest = {}) => {
+    const verdict = verdictOf(outcome, failurePolicy, name);
     const repeats2 = rest.repeats ?? null;
     const wanted = options.expect === "allowed";
     const kinds = repeats2 === null ? [verdict.kind] : Object.keys(repeats2.verdicts);
@@ -71940,8 +71970,8 @@ var keyOf4 = (item) => `${item.file}\0${item.ruleId}\0${item.documentIndex}\0${i
 function fixesForFindings(findings, options) {
   const outcomes2 = fixFiles({ findings, paths: options.paths, cwd: options.cwd, dryRun: true, ...options.stdin ? { stdin: options.stdin } : {} });
   const byFinding = /* @__PURE__ */ new Map();
-  for (const outcome2 of outcomes2) {
-    const source = outcome2.source;
+  for (const outcome of outcomes2) {
+    const source = outcome.source;
     if (source === void 0)
       continue;
     const add2 = (fix) => {
@@ -71951,8 +71981,8 @@ function fixesForFindings(findings, options) {
         list3.push(entry);
       byFinding.set(keyOf4(fix), list3);
     };
-    outcome2.applied.forEach(add2);
-    outcome2.suggestions.forEach(add2);
+    outcome.applied.forEach(add2);
+    outcome.suggestions.forEach(add2);
   }
   return (finding) => byFinding.get(keyOf4(finding)) ?? [];
 }
@@ -72228,27 +72258,27 @@ function keptStdin(read2, fallback) {
     bytes: () => bytes
   };
 }
-function suggestionBlock(outcome2, text2) {
-  return outcome2.suggestions.map(text2).join("");
+function suggestionBlock(outcome, text2) {
+  return outcome.suggestions.map(text2).join("");
 }
 function runFixMode(flags, run2, io) {
   const dryRun = flags.fixDryRun === true;
   const outcomes2 = fixFiles({ findings: run2.findings, paths: run2.paths, cwd: run2.cwd, dryRun, ...run2.stdin ? { stdin: run2.stdin } : {} });
-  const fixedFiles = outcomes2.filter((outcome2) => outcome2.applied.length > 0);
-  const resolved = fixedFiles.reduce((sum, outcome2) => sum + outcome2.applied.length, 0);
-  for (const outcome2 of outcomes2) {
-    if (outcome2.skipped)
-      io.stderr.write(guardText(`admission-lint: --fix left ${safeText(outcome2.file)} as it was: ${outcome2.skipped}
+  const fixedFiles = outcomes2.filter((outcome) => outcome.applied.length > 0);
+  const resolved = fixedFiles.reduce((sum, outcome) => sum + outcome.applied.length, 0);
+  for (const outcome of outcomes2) {
+    if (outcome.skipped)
+      io.stderr.write(guardText(`admission-lint: --fix left ${safeText(outcome.file)} as it was: ${outcome.skipped}
 `));
   }
-  const suggestions = outcomes2.reduce((sum, outcome2) => sum + outcome2.suggestions.length, 0);
-  const stdinOutcome = outcomes2.find((outcome2) => outcome2.text !== void 0);
+  const suggestions = outcomes2.reduce((sum, outcome) => sum + outcome.suggestions.length, 0);
+  const stdinOutcome = outcomes2.find((outcome) => outcome.text !== void 0);
   if (dryRun) {
-    io.stdout.write(outcomes2.map((outcome2) => outcome2.diff).join(""));
-    for (const outcome2 of outcomes2) {
-      io.stdout.write(suggestionBlock(outcome2, (fix) => {
-        const diff = unifiedDiff(outcome2.file, outcome2.source ?? "", fix.edits);
-        return `# suggestion (${fix.ruleId}, ${outcome2.file}:${fix.line}): ${fix.description}
+    io.stdout.write(outcomes2.map((outcome) => outcome.diff).join(""));
+    for (const outcome of outcomes2) {
+      io.stdout.write(suggestionBlock(outcome, (fix) => {
+        const diff = unifiedDiff(outcome.file, outcome.source ?? "", fix.edits);
+        return `# suggestion (${fix.ruleId}, ${outcome.file}:${fix.line}): ${fix.description}
 ${diff.split("\n").filter((line2) => line2 !== "").map((line2) => `#   ${line2}
 `).join("")}`;
       }));
@@ -72564,4 +72594,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 4e8618579910cfd3c2ece38219f8fec24aaac14ee94a164db8cb9f096432ff4e
+//# admission-lint-build 9a331def317fbe2b0374028917c7c95300e126956250b46c8e59df918bd90aeb
