@@ -25,33 +25,50 @@ import { celMeterOf, type Meter } from '../cel/budget.js';
 import { evaluateValue } from '../cel/evaluate.js';
 import { loadCelSync } from '../cel/library.js';
 import type { PolicyObject } from '../model/objects.js';
-import { policySpec } from '../model/policies.js';
+import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
+import type { LabelSelector } from '../model/types.js';
+import { isRecord } from '../json.js';
+import { policyIndexOf } from './bindings.js';
+import { isEmptySelector } from './selector.js';
+import type { Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
 
 /**
+ * What a container sets to get past a pod-level check, and the fields the made-up pod then
+ * leaves unset at both levels (so that the container's setting decides).
+ */
+interface Override {
+  readonly container: Readonly<Record<string, unknown>>;
+  readonly unset: readonly string[];
+}
+
+/**
  * A securityContext field a container's own setting overrides, with values a policy accepts
- * (tried in order), one it means to refuse at pod level, and what the container sets to get past
- * (for the two that keep a container from root, both: runAsNonRoot: false with runAsUser: 0 is
- * root whatever the image; either alone may not be, where the other is checked).
+ * (tried in order), one it means to refuse at pod level, and what a container sets to get past
+ * it. For the two that keep a container from root, a container is root with both set
+ * (`runAsNonRoot: false, runAsUser: 0`), and with either alone where the other is set nowhere
+ * (`runAsNonRoot: false` runs the image's user; `runAsUser: 0` is refused by the kubelet only
+ * where runAsNonRoot is true).
  */
 interface OverridableField {
   /** Under securityContext: `runAsNonRoot`, `seccompProfile.type`. */
   readonly path: readonly string[];
   readonly good: readonly unknown[];
   readonly bad: unknown;
-  readonly override: Readonly<Record<string, unknown>>;
+  readonly overrides: readonly Override[];
 }
 
-const AS_ROOT = { runAsNonRoot: false, runAsUser: 0n };
+const AS_ROOT: Override = { container: { runAsNonRoot: false, runAsUser: 0n }, unset: [] };
+const only = (container: Readonly<Record<string, unknown>>, unset: readonly string[] = []): Override => ({ container, unset });
 
 export const OVERRIDABLE_FIELDS: readonly OverridableField[] = [
-  { path: ['runAsNonRoot'], good: [true], bad: false, override: AS_ROOT },
-  { path: ['runAsUser'], good: [1000n, 65534n, 10001n], bad: 0n, override: AS_ROOT },
-  { path: ['runAsGroup'], good: [1000n, 65534n, 10001n], bad: 0n, override: { runAsGroup: 0n } },
-  { path: ['seccompProfile', 'type'], good: ['RuntimeDefault'], bad: 'Unconfined', override: { seccompProfile: { type: 'Unconfined' } } },
-  { path: ['appArmorProfile', 'type'], good: ['RuntimeDefault'], bad: 'Unconfined', override: { appArmorProfile: { type: 'Unconfined' } } },
-  { path: ['seLinuxOptions', 'type'], good: ['container_t'], bad: 'spc_t', override: { seLinuxOptions: { type: 'spc_t' } } },
+  { path: ['runAsNonRoot'], good: [true], bad: false, overrides: [AS_ROOT, only({ runAsNonRoot: false }, ['runAsUser'])] },
+  { path: ['runAsUser'], good: [1000n, 65534n, 10001n], bad: 0n, overrides: [AS_ROOT, only({ runAsUser: 0n }, ['runAsNonRoot'])] },
+  { path: ['runAsGroup'], good: [1000n, 65534n, 10001n], bad: 0n, overrides: [only({ runAsGroup: 0n })] },
+  { path: ['seccompProfile', 'type'], good: ['RuntimeDefault'], bad: 'Unconfined', overrides: [only({ seccompProfile: { type: 'Unconfined' } })] },
+  { path: ['appArmorProfile', 'type'], good: ['RuntimeDefault'], bad: 'Unconfined', overrides: [only({ appArmorProfile: { type: 'Unconfined' } })] },
+  { path: ['seLinuxOptions', 'type'], good: ['container_t'], bad: 'spc_t', overrides: [only({ seLinuxOptions: { type: 'spc_t' } })] },
 ];
 
 type PodSpecKind = (typeof POD_SPEC_KINDS)[number];
@@ -93,21 +110,29 @@ interface Base {
 
 const ALL_GOOD = OVERRIDABLE_FIELDS.reduce<Record<string, unknown>>((base, field) => withValue(base, field.path, field.good[0]), {});
 
+const HARDENED_CONTAINER = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true };
+const LIMITED = { resources: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '128Mi' } } };
+
 /**
  * The pods the others are varied from: nothing set; every field of OVERRIDABLE_FIELDS at its
- * first good value (a policy that checks several asks for them all); and that with a container
+ * first good value (a policy that checks several asks for them all); that with a container
  * hardened as Pod Security's restricted level asks, limits, and the pod's fsGroup (a policy that
- * checks these beside asks for them too).
+ * checks these beside asks for them too); and that with the container setting every field of
+ * OVERRIDABLE_FIELDS itself too (a policy that checks some of them of each container).
  */
 const BASES: readonly Base[] = [
   { pod: {}, container: undefined, containerFields: {} },
   { pod: ALL_GOOD, container: undefined, containerFields: {} },
-  {
-    pod: { ...ALL_GOOD, fsGroup: 1000n, supplementalGroups: [1000n] },
-    container: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true },
-    containerFields: { resources: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '128Mi' } } },
-  },
+  { pod: { ...ALL_GOOD, fsGroup: 1000n, supplementalGroups: [1000n] }, container: HARDENED_CONTAINER, containerFields: LIMITED },
+  { pod: { ...ALL_GOOD, fsGroup: 1000n, supplementalGroups: [1000n] }, container: { ...HARDENED_CONTAINER, ...ALL_GOOD }, containerFields: LIMITED },
 ];
+
+/** A base without the fields an override leaves unset, at both levels. */
+function without(base: Base, unset: readonly string[]): Base {
+  if (unset.length === 0) return base;
+  const drop = (level: Readonly<Record<string, unknown>>): Record<string, unknown> => Object.fromEntries(Object.entries(level).filter(([key]) => !unset.includes(key)));
+  return { ...base, pod: drop(base.pod), container: base.container === undefined ? undefined : drop(base.container) };
+}
 
 /**
  * A plain pod spec as CEL sees it after defaulting (empty fields left out): one container, the
@@ -152,8 +177,24 @@ function objectOf(kind: PodSpecKind, spec: Record<string, unknown>): Record<stri
   return { apiVersion, kind: kind.kind, metadata, ...body };
 }
 
-/** What CEL sees on a CREATE of `kind` with `object`. */
-function contextOf(kind: PodSpecKind, object: Record<string, unknown>): Record<string, unknown> {
+/** Someone who may create pods and workloads (a person, or a deployment tool). */
+const PERSON: Requester = { username: 'someone@example.com', groups: ['system:authenticated'] };
+
+/** The controller that creates a workload's Pods, as its service account (kube-controller-manager's --use-service-account-credentials). */
+function controllerOf(kind: PodSpecKind): Requester {
+  const name = { Deployment: 'replicaset-controller', ReplicaSet: 'replicaset-controller', StatefulSet: 'statefulset-controller', DaemonSet: 'daemon-set-controller', Job: 'job-controller', CronJob: 'job-controller', ReplicationController: 'replication-controller' }[kind.kind as string] ?? 'unnamed-controller';
+  return { username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] };
+}
+
+/** A Pod as a workload's controller creates it from the template's spec: owned, with the template's labels and the controller's own. */
+function controllersPod(spec: Record<string, unknown>): Record<string, unknown> {
+  const labels = { ...LABELS, 'pod-template-hash': '5d8f7c9b6d', 'controller-revision-hash': 'app-5d8f7c9b6d' };
+  const ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'app-5d8f7c9b6d', uid: '00000000-0000-4000-8000-000000000001', controller: true, blockOwnerDeletion: true }];
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'app-5d8f7c9b6d-', namespace: 'default', labels, ownerReferences }, spec };
+}
+
+/** What CEL sees on a CREATE of `kind` with `object`, by `requester`. */
+function contextOf(kind: PodSpecKind, object: Record<string, unknown>, requester: Requester = PERSON): Record<string, unknown> {
   return {
     object,
     oldObject: null,
@@ -162,10 +203,10 @@ function contextOf(kind: PodSpecKind, object: Record<string, unknown>): Record<s
       resource: { group: kind.group, version: kind.version, resource: kind.resource },
       requestKind: { group: kind.group, version: kind.version, kind: kind.kind },
       requestResource: { group: kind.group, version: kind.version, resource: kind.resource },
-      name: 'app',
+      ...(typeof (object.metadata as { name?: unknown }).name === 'string' ? { name: (object.metadata as { name: string }).name } : {}),
       namespace: 'default',
       operation: 'CREATE',
-      userInfo: { username: 'someone@example.com', groups: ['system:authenticated'] },
+      userInfo: { username: requester.username, groups: [...requester.groups] },
       dryRun: false,
       options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
     },
@@ -200,19 +241,37 @@ function judged(object: PolicyObject, context: Record<string, unknown>, meter: M
   });
 }
 
+/** Whether a text may read one of the fields: securityContext, or a field's name. */
+const namesAField = (source: string): boolean => source.includes('securityContext') || OVERRIDABLE_FIELDS.some((field) => source.includes(field.path[0]!));
+
 /** The policy's text that may read a container's securityContext: its validations, variables and matchConditions. */
 function readsSecurityContext(object: PolicyObject): boolean {
   const spec = policySpec(object);
-  return JSON.stringify([spec?.validations ?? [], spec?.variables ?? [], spec?.matchConditions ?? [], (spec as { mutations?: unknown } | undefined)?.mutations ?? []]).includes('securityContext');
+  return JSON.stringify([spec?.validations ?? [], spec?.variables ?? [], spec?.matchConditions ?? []]).includes('securityContext');
+}
+
+/** A MutatingAdmissionPolicy's mutations name securityContext and the containers list (`spec.containers`, not initContainers): it may set a container's own value. */
+function mayWriteContainersSecurityContext(object: PolicyObject): boolean {
+  const source = JSON.stringify((policySpec(object) as { mutations?: unknown } | undefined)?.mutations ?? []);
+  return source.includes('securityContext') && /\bcontainers\b/.test(source);
 }
 
 /**
- * Whether a validation may tell the objects here apart: it reads securityContext, one of the
- * fields, or a variable (which may). One that does not (a label, resource limits) gives the same
- * on every object here, and a real pod can meet it while keeping the container's override.
+ * For each validation: whether it may read the fields, itself or through the variables it reads
+ * (a variable's own reads followed in order). One that does not (a label, resource limits) is met
+ * by a real pod whatever its containers set.
  */
-function mayTellApart(expression: string): boolean {
-  return expression.includes('securityContext') || expression.includes('variables') || OVERRIDABLE_FIELDS.some((field) => expression.includes(field.path[0]!));
+function tellingValidations(object: PolicyObject): boolean[] {
+  const spec = policySpec(object);
+  const telling = new Set<string>();
+  for (const variable of Array.isArray(spec?.variables) ? spec.variables : []) {
+    const source = text(variable?.expression);
+    if (namesAField(source) || [...telling].some((name) => source.includes(`variables.${name}`))) telling.add(text(variable?.name));
+  }
+  return (Array.isArray(spec?.validations) ? spec.validations : []).map((validation) => {
+    const source = text(validation?.expression);
+    return namesAField(source) || [...telling].some((name) => source.includes(`variables.${name}`)) || /variables\s*\[/.test(source);
+  });
 }
 
 /**
@@ -254,27 +313,46 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
   const kinds = POD_SPEC_KINDS.filter((kind) => policySeesRequest(object, run, requestOf(kind)));
   if (kinds.length === 0 || !loadCelSync()) return [];
   const meter = celMeterOf(run);
-  /** The validations that may tell the objects apart; the others are met by a real pod whatever its containers set. */
-  const telling = validations.map(mayTellApart);
-  /** Every telling validation true (and every condition): the policy admits the object. */
-  const admits = (values: ReturnType<typeof judged>): boolean => Array.isArray(values) && values.every((value, index) => !telling[index] || value === true);
+  const telling = tellingValidations(object);
   const found: ContainerOverride[] = [];
   for (const field of fields) {
     const name = field.path.join('.');
     search: for (const kind of kinds) {
-      for (const base of BASES) {
-        const spec = (podLevel: unknown, overridden: boolean): Record<string, unknown> =>
-          podSpec(withValue(base.pod, field.path, podLevel), overridden ? { ...base.container, ...field.override } : base.container === undefined ? undefined : { ...base.container }, base.containerFields);
-        const refused = judged(object, contextOf(kind, objectOf(kind, spec(field.bad, false))), meter);
-        if (!Array.isArray(refused) || refused.some((value, index) => telling[index] && value === undefined)) continue;
-        const checking = refused.findIndex((value, index) => telling[index] && value === false);
-        if (checking < 0) continue;
-        const good = field.good.find((value) => admits(judged(object, contextOf(kind, objectOf(kind, spec(value, false))), meter)));
-        if (good === undefined) continue;
-        if (!admits(judged(object, contextOf(kind, objectOf(kind, spec(good, true))), meter))) continue;
-        if (coveredElsewhere(object, run, kind, spec(good, false), spec(good, true), meter)) break search;
-        found.push({ validation: checking, field: name, bad: field.bad, kind: kind.kind });
-        break search;
+      // The plain pod (nothing set): a validation that reads none of the fields and is false on
+      // it asks for what a pod lacks whatever its containers set (a label, limits).
+      const plain = judged(object, contextOf(kind, objectOf(kind, podSpec({}, undefined, {}))), meter);
+      const unmetByAnyPod = (index: number): boolean => Array.isArray(plain) && plain[index] === false;
+      for (const override of field.overrides) {
+        for (const base0 of BASES) {
+          const base = without(base0, override.unset);
+          const spec = (podLevel: unknown, overridden: boolean): Record<string, unknown> =>
+            podSpec(withValue(base.pod, field.path, podLevel), overridden ? { ...base.container, ...override.container } : base.container === undefined ? undefined : { ...base.container }, base.containerFields);
+          const at = (podLevel: unknown, overridden: boolean) => judged(object, contextOf(kind, objectOf(kind, spec(podLevel, overridden))), meter);
+          const refused = at(field.bad, false);
+          if (!Array.isArray(refused) || refused.some((value, index) => telling[index] && value === undefined)) continue;
+          const checking = refused.findIndex((value, index) => telling[index] && value === false);
+          if (checking < 0) continue;
+          let good: unknown;
+          let passing: ReturnType<typeof judged>;
+          for (const value of field.good) {
+            passing = at(value, false);
+            if (Array.isArray(passing) && passing.every((result, index) => !telling[index] || result === true)) {
+              good = value;
+              break;
+            }
+          }
+          if (good === undefined || !Array.isArray(passing)) continue;
+          const overridden = at(good, true);
+          // Every telling validation still true; the others as they were, and true, or false on
+          // the plain pod too (a label the made-up pods lack, which a real pod has whatever its
+          // containers set; one false only here may be about the container's securityContext).
+          const stillAdmitted = (result: boolean | undefined, index: number): boolean =>
+            telling[index] ? result === true : result !== undefined && result === passing[index] && (result || unmetByAnyPod(index));
+          if (!Array.isArray(overridden) || !overridden.every(stillAdmitted)) continue;
+          if (coveredElsewhere(object, run, kind, spec(good, false), spec(good, true), meter)) break search;
+          found.push({ validation: checking, field: name, bad: field.bad, kind: kind.kind });
+          break search;
+        }
       }
     }
   }
@@ -282,25 +360,59 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
 }
 
 /**
- * Whether something else of the run may keep the overridden container out: another policy that
- * sees the request and refuses it (refusesOverride), a MutatingAdmissionPolicy that sees it and
- * writes securityContext, or a validating webhook called on it (its code is not seen). For a
- * workload, the Pods its controller creates from the template are asked too, of every policy,
- * this one included: one that refuses them lets no such container run.
+ * Whether something else of the run keeps the overridden container out wherever the policy
+ * applies: another ValidatingAdmissionPolicy that surely sees the request and refuses it
+ * (refusesOverride), a MutatingAdmissionPolicy that surely sees it and may write the containers'
+ * securityContext, or a validating webhook called on it (its code is not seen). For a workload,
+ * the Pods its controller creates from the template are asked too (owned, labelled, created by
+ * the controller's service account), of every policy, this one included: one that refuses them
+ * lets no such container run.
  */
 function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind, passing: Record<string, unknown>, overridden: Record<string, unknown>, meter: Meter): boolean {
-  const covered = (on: PodSpecKind, self: boolean): boolean => {
+  const where = selectorsOf(object, run);
+  const covered = (on: PodSpecKind, self: boolean, good: Record<string, unknown>, bad: Record<string, unknown>): boolean => {
     const request = requestOf(on);
     if (validatingWebhookSees(run, request)) return true;
-    const good = contextOf(on, objectOf(on, passing));
-    const bad = contextOf(on, objectOf(on, overridden));
     return run.policies.some((other) => {
-      if ((other === object && !self) || !other.decodable || !policySeesRequest(other, run, request)) return false;
-      if (other.kind === 'MutatingAdmissionPolicy') return readsSecurityContext(other);
+      if ((other === object && !self) || !other.decodable || !policySeesRequest(other, run, request) || !appliesWherever(selectorsOf(other, run), where)) return false;
+      if (other.kind === 'MutatingAdmissionPolicy') return mayWriteContainersSecurityContext(other);
       return other.kind === 'ValidatingAdmissionPolicy' && refusesOverride(other, good, bad, meter);
     });
   };
-  return covered(kind, false) || (kind !== POD_KIND && covered(POD_KIND, true));
+  if (covered(kind, false, contextOf(kind, objectOf(kind, passing)), contextOf(kind, objectOf(kind, overridden)))) return true;
+  if (kind === POD_KIND) return false;
+  const controller = controllerOf(kind);
+  return covered(POD_KIND, true, contextOf(POD_KIND, controllersPod(passing), controller), contextOf(POD_KIND, controllersPod(overridden), controller));
+}
+
+/**
+ * Where a policy applies, by its selectors: its matchConstraints' namespaceSelector and
+ * objectSelector, and each binding's that can reject (none known: the policy's alone). As JSON,
+ * an empty selector as `{}`.
+ */
+function selectorsOf(object: PolicyObject, run: RunScope): { readonly policy: string; readonly bindings: readonly string[] | undefined } {
+  const selector = (value: unknown): string => (value == null || (isRecord(value) && isEmptySelector(value as LabelSelector)) ? '{}' : JSON.stringify(value));
+  const constraints = policySpec(object)?.matchConstraints;
+  const bindings = policyIndexOf(run)
+    .bindingsOf(object)
+    .filter((binding) => binding.decodable && bindingCanReject(binding));
+  return {
+    policy: `${selector(constraints?.namespaceSelector)} ${selector(constraints?.objectSelector)}`,
+    bindings: bindings.length === 0 ? undefined : bindings.map((binding) => `${selector(bindingSpec(binding)?.matchResources?.namespaceSelector)} ${selector(bindingSpec(binding)?.matchResources?.objectSelector)}`),
+  };
+}
+
+const EVERYWHERE = '{} {}';
+
+/**
+ * Whether a policy with selectors `other` applies wherever one with `where` does: its own
+ * selectors select everything or are the same, and so do one of its bindings' (or it has none in
+ * the run).
+ */
+function appliesWherever(other: ReturnType<typeof selectorsOf>, where: ReturnType<typeof selectorsOf>): boolean {
+  if (other.policy !== EVERYWHERE && other.policy !== where.policy) return false;
+  if (other.bindings === undefined) return true;
+  return other.bindings.some((binding) => binding === EVERYWHERE || (where.bindings !== undefined && where.bindings.length > 0 && where.bindings.every((each) => each === binding)));
 }
 
 function requestOf(kind: PodSpecKind): RequestAttributes {
