@@ -3,6 +3,7 @@ import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
+import { CREATE_SUBRESOURCES } from '../src/match/candidates.js';
 import { describeResource, KUBE_SYSTEM, kubeSystemInterceptions, PEOPLES_SUBRESOURCES, unexcludedRequirement, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
 // Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
 import { criticalForTimeout, ignoresWithLongTimeout, IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
@@ -37,8 +38,6 @@ interface SystemWrite {
   readonly operation: Operation;
 }
 
-/** Subresources written with CREATE (the scheduler's binding, evictions, token requests); the others are updated. */
-const CREATE_SUBRESOURCES = new Set(['binding', 'eviction', 'token']);
 /** Subresources that are only read (GET), which never reach admission. */
 const READ_ONLY_SUBRESOURCES = new Set(['log']);
 

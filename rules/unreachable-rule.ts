@@ -31,7 +31,7 @@ export const rule = defineObjectRule({
       objectSelector: 'webhook "{{webhook}}" has an objectSelector, but its rules only match CONNECT, which carries no object labels: it is never called',
       objectSelectorSome: 'webhook "{{webhook}}" has an objectSelector, which never matches CONNECT requests: its CONNECT-only {{rules}} {{call}} it',
     },
-    help: 'Only the exec, attach, portforward and proxy subresources accept CONNECT, and CONNECT requests carry no object labels for an objectSelector; reads (pods/log) never reach admission; the API server never sends admission configuration objects (webhook configurations, admission policies and their bindings) to webhooks, nor, from Kubernetes 1.37, the virtual authentication and authorization reviews. Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules.',
+    help: 'Only the exec, attach, portforward and proxy subresources accept CONNECT, and CONNECT requests carry no object labels for an objectSelector; reads (pods/log) never reach admission; the other subresources are created (binding, eviction, token) or updated (status, scale, ephemeralcontainers), never deleted; the API server never sends admission configuration objects (webhook configurations, admission policies and their bindings) to webhooks, nor, from Kubernetes 1.37, the virtual authentication and authorization reviews. Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules.',
   },
   create(run) {
     return {

@@ -125,7 +125,7 @@ var init_fs = __esm({
       "rules/undefined-field.md": () => '---\nid: undefined-field\nseverity: error\n---\n\n# undefined-field\n\n## What it does\n\nFlags a CEL expression that selects a field the matched built-in kind does not have:\n\n- a webhook\'s `matchConditions`;\n- an admission policy\'s `matchConditions`, a `ValidatingAdmissionPolicy`\'s `validations`\n  (`expression`) and `auditAnnotations` (`valueExpression`), and a `MutatingAdmissionPolicy`\'s\n  `mutations`, also where they read one of the policy\'s `variables` that does. (An error in a\n  `messageExpression` only falls back to the `message`: it fails no request.)\n\nExamples: `object.spec.template` on a Pod (a Deployment\'s field), `object.spec.containers` on a\nDeployment (a Pod\'s), `object.spec.replica` for `replicas`, `c.securityContext.runAsNonroot`\nfor `runAsNonRoot`.\n\nEach expression is evaluated for each kind the rules match (built-in kinds only: custom\nresources, and subresources other than `status`, are not judged) and each of CREATE, UPDATE and\nDELETE they match (a `status` write is an UPDATE; ComponentStatuses are never written, Bindings\nonly created; a `MutatingAdmissionPolicy` never runs on DELETE), with what is known of that\nrequest:\n\n- the object has exactly the fields of its type, so `has()` of another field is false, and of a\n  field the object always has true: one declared without `omitempty`, such as a Deployment\'s\n  `spec.template`, and a struct held by value, such as `spec` or a container\'s `resources`\n  (the converter writes those even with `omitempty`). `\'f\' in x`, `x.?f.hasValue()`,\n  `x[?\'f\']`, `x.?f.g` (a selection after `.?` chains the optional), `optional.of(x).?f`,\n  `x.?f == optional.none()` and `x.exists(k, k == \'f\')` are answered the same way, and the\n  argument of `x.?f.orValue(\u2026)` or `x.?f.or(\u2026)` is evaluated only when the optional may be\n  empty, as cel-go does. `has(x.?f.g)` tests as `has(x.f.g)` does;\n- a small list of scalars, or a map\'s keys, stays known, also held in a variable\n  (`object.kind in variables.workloadKinds`), so `in` and `all`/`exists` over it are evaluated\n  element by element; A part of the object is null only where\n  its type writes a nil pointer, list or map without `omitempty` (a ClusterRole\'s `rules`), so\n  `object.spec.template == null` is false on a Deployment;\n- `object.kind`, `object.apiVersion`, `request.kind` and `request.resource` are the matched\n  kind\'s, also inside functions (`object.apiVersion.startsWith(\'apps/\')`) and optionals\n  (`object.?kind.orValue(\'\')`), so\n  `object.kind == \'Pod\' ? \u2026 : \u2026` and `[\'Deployment\', \'Job\'].all(k, object.kind != k) || \u2026`\n  take the branch that kind takes; a request for the resource itself has no `subResource`;\n- `&&` and `||` absorb an error when the other side decides the result, as CEL does;\n- a matchCondition that is false for the kind means the other expressions never run for it.\n\nSo `has(object.spec.template) ? object.spec.template.spec.containers : object.spec.containers`\nis fine for Pods and Deployments alike, and a guard on another path is not. There is one finding\nper expression, at its first such read, with the number of other paths that fail alike; a path\nread by several expressions is reported once, at the first. The message says whether the read\n`fails` on every request of those kinds or `can fail` (on those that reach it).\n\nSeverity: `error` when `failurePolicy` is `Fail` (written, or the `v1` default) and, for a\npolicy, a binding in the run can reject those requests: `Deny` among its `validationActions`\n(any `MutatingAdmissionPolicyBinding`; any binding at all for an `auditAnnotation`, whose error\nthe API server turns into a denial under `Fail` whatever the `validationActions`:\n`plugin/policy/validating/dispatcher.go`, `AuditAnnotationActionError`), and its\n`matchResources` (when it has `resourceRules`) matching one of them, since the API server runs a\npolicy only where both match. `warning` under\n`Ignore`, and for a policy with no such binding in the run, where what the failure does is not\nknown here.\n\nThe fields of each kind come from `k8s.io/api` and `k8s.io/apimachinery` at v0.35.0 (Kubernetes\n1.35): the `json` names of their Go types (`src/kube/fields-data.ts`, written by\n`src/build/generate-kube-fields.ts`). The kinds are those of `core/v1`, `apps/v1`, `batch/v1`,\n`networking.k8s.io/v1`, `rbac.authorization.k8s.io/v1`, `policy/v1`, `autoscaling/v2`,\n`scheduling.k8s.io/v1` and `storage.k8s.io/v1`; fields of other types (quantities, times,\n`intstr`, raw extensions) are not looked into. A name escaped for CEL (`__namespace__`) is not\njudged. Reads through `params`, through bound iteration variables of a map, and through\nvariables of unknown content are not followed. A read of a field that the type declares but an\nobject may lack is `match-condition-missing-field`\'s. Fields that API validation requires but\nthe type declares optional (a ReplicationController\'s `spec.template`) are taken as maybe\nabsent, so a `has()` ternary on them can be reported for that kind. An expression nested too deep to walk is not\njudged. The evaluation of one webhook\'s or policy\'s expressions over all its kinds has a\nbudget: macros are unrolled for the first 30,000 steps, and it stops at 300,000; past either,\nnothing more is concluded for it.\n\n## Why is this bad?\n\nThe API server decodes a built-in object into its Go type before admission, so a field the type\ndoes not declare never reaches the object CEL reads. Selecting it is a CEL runtime error ("no\nsuch key") on every request that reaches the read, and `failurePolicy` decides what that error\ndoes: under `Fail` the request is rejected (a policy meant for Deployments that reads\n`object.spec.template` on Pods rejects Pods, in every namespace it matches), under `Ignore` the\nwebhook or policy silently does not run for those requests, and what it was meant to check is\nnever checked.\n\nThe API server does not reject such a policy. It type-checks a `ValidatingAdmissionPolicy`\'s\nexpressions against the matched kinds only after the policy is created, and writes what it finds\nto the policy\'s `status.typeChecking` as warnings (`undefined field \'replicas\'`); the policy is\nenforced as written. Webhook `matchConditions` are not type-checked at all.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: no-latest-tag\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: >-\n        (!has(object.spec.initContainers) ||\n          object.spec.template.spec.initContainers.all(c, !c.image.endsWith(\':latest\')))\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: no-latest-tag\nspec:\n  policyName: no-latest-tag\n  validationActions: [Deny]\n```\n\nOn a Pod with init containers the guard does not hold, so `object.spec.template` is read: every\nsuch Pod is rejected. (On a Deployment `has(object.spec.initContainers)` is always false, so the\nexpression is always true there: its init containers are never checked.)\n\n## Use instead\n\nRead each kind\'s field where that kind has it, choosing by `has()` or `object.kind`:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: no-latest-tag\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: spec\n      expression: "object.kind == \'Pod\' ? object.spec : object.spec.template.spec"\n  validations:\n    - expression: >-\n        !has(variables.spec.initContainers) ||\n          variables.spec.initContainers.all(c, !c.image.endsWith(\':latest\'))\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nThere is no case where the error is wanted. If the policy is only ever bound to kinds that have\nthe field (its bindings\' `matchResources` narrow it: then the finding is a warning), narrow the\npolicy\'s own `resourceRules` the same way, so that a binding written later cannot run it on the\nothers.\n\n## References\n\n- Validating Admission Policy, "Type checking":\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#type-checking\n- `k8s.io/apimachinery` `pkg/runtime/converter.go` (`ToUnstructured`: the object CEL reads has\n  the fields of the Go type, and those without `omitempty` always)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/typechecking.go` (the warnings in\n  `status.typeChecking`)\n- cel-go `interpreter/attributes.go` (selecting an absent key is a "no such key" error;\n  `has()` is false)\n',
       "rules/unknown-kind.md": () => '---\nid: unknown-kind\nseverity: error\n---\n\n# unknown-kind\n\n## What it does\n\nFlags an object whose `apiVersion` is in `admissionregistration.k8s.io` and whose `kind` that\ngroup has never had. The group has `ValidatingWebhookConfiguration`,\n`MutatingWebhookConfiguration`, `ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy` and `MutatingAdmissionPolicyBinding`, and a list of each (`\u2026List`).\nThe message quotes kubectl\'s error, and names the kind you probably meant when one is close\n(a letter off, or the same words with one more: `MutatingAdmissionWebhookConfiguration`). The\nfinding points at the `kind` value.\n\nThe object is the one cause: a binding whose policy has the misspelled kind (or a policy whose\nbinding has it) is not also reported by `binding-without-policy` or `policy-without-binding`.\n\nWhether the version serves the kind is another rule\'s finding: `removed-api-version` for a\nversion that no longer or not yet serves it, `schema` for a version that never existed.\n\n**What a file cannot show.** Nothing: the kinds of the group are fixed by the API. Kinds of other\ngroups (custom resources) are not this rule\'s.\n\n## Why is this bad?\n\nkubectl and the API server have no such kind: `kubectl apply` fails with\n`no matches for kind "MutatingAdmissionWebhookConfiguration" in version\n"admissionregistration.k8s.io/v1"` (with `ensure CRDs are installed first`), and nothing of the\nobject exists in the cluster. A release bundle with the typo installs everything else: the\nwebhook it meant to register is silently missing, and whatever it was to enforce or inject\nnever happens. Without this rule the linter, too, would count the object among the documents of\nother kinds and say nothing.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionWebhookConfiguration\nmetadata:\n  name: injector\nwebhooks:\n  - name: inject.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    clientConfig:\n      service: {namespace: injector, name: injector}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injector\nwebhooks:\n  - name: inject.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    clientConfig:\n      service: {namespace: injector, name: injector}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nNever for manifests you apply: the API server has no such kind, and the object is not created.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/register.go` (the kinds the group\n  registers) and `staging/src/k8s.io/api/admissionregistration/{v1,v1beta1,v1alpha1}/register.go`\n- kubectl\'s error for an unknown kind: `k8s.io/apimachinery` `pkg/api/meta` `NoKindMatchError`\n  ("no matches for kind %q in version %q")\n',
       "rules/unknown-resource.md": () => '---\nid: unknown-resource\nseverity: warning\n---\n\n# unknown-resource\n\n## What it does\n\nFlags a rule entry that names, in an API group the linter knows, a resource, subresource,\nversion or group that the target Kubernetes version (`--kube-version`, default 1.35) does not\nserve. The API server accepts such a rule without a word (it never checks names), and the\nwebhook is simply never called for it.\n\nA resources entry is reported only when it matches nothing in **any** of the rule\'s\n`apiGroups` and `apiVersions`: with `apiGroups: ["", "apps"]` and\n`resources: ["pods", "deployments"]`, `pods` is found in the core group and `deployments` in\n`apps`, and nothing is reported. The finding points at the entry that is wrong:\n\n- `rules[j].resources[k]` for a name that does not exist in the listed groups: `pod`, `Pods`,\n  `Deployment` (a kind), `deploymentz`, `pods` under `apps`, `deployments` under `""`. The\n  message suggests the closest real name: the same name in lowercase, the plural of a kind or\n  singular name, a name at most two edits away (one for names of four letters or fewer), or the\n  same name in the group that serves it ("`pods` is in the core group").\n- `rules[j].resources[k]` for a subresource the resource does not have (`pods/logs`: did you\n  mean `pods/log`?), or `*/x` when no resource of the listed groups has `x`.\n- `rules[j].resources[k]` for a built-in resource that the target version no longer serves, or\n  does not serve yet (`podsecuritypolicies`, removed in 1.25), and for one that a listed\n  version that is served does not contain.\n- `rules[j].apiVersions[k]` when the resource exists in the group, but none of the listed\n  versions is served (`networking.k8s.io/v1beta1` ingresses, removed in 1.22;\n  `autoscaling/v2beta2`; `apps/v2`). Each such version entry is reported, once, naming every\n  resource of the rule it cuts off.\n- `rules[j].apiGroups[k]` when the group itself is not served in the target version, but\n  Kubernetes served it in another version (`extensions`, gone since 1.22), or serves it only\n  from a later one.\n\n**Severity.** `warning`: a validating webhook or a policy does not check what its author meant\nit to, and a webhook whose every entry is dead is never called. `info` for a mutating webhook\nthat is still called for the rest of its rules: the objects of the dead entry go without its\nmutation (a default, an injected container), which no check of theirs depends on; the entry is\nstill worth removing or correcting.\n\nVersions and removals follow `--kube-version`: `autoscaling/v2beta2` is fine with\n`--kube-version 1.25` and reported from 1.26 on.\n\nNot checked (skipped):\n\n- a rule whose `apiGroups` contains `*`, or a group the linter does not know. Known groups are\n  the built-in ones (in any Kubernetes version from 1.22 on) and the groups of the\n  `CustomResourceDefinition`s in the run. A CRD\'s group with no CRD in the run is unknown.\n  One thing is known in every group: resource names are lowercase (a CRD\'s name is\n  `<plural>.<group>`, a DNS subdomain, and rules match names as written), so an entry with a\n  capital letter (the kind, `TimeSeriesPrediction`, written for `timeseriespredictions`) matches\n  no request and is reported whatever the group; a rule whose every entry has one never calls\n  the webhook, and the findings about its calls are not made.\n- entries `*` and `*/*`, and names of built-in APIs that exist but are off by default (alpha\n  APIs, betas behind a feature gate or `--runtime-config`, such as `resource.k8s.io/v1beta2`\n  `devicetaintrules`, `certificates.k8s.io` `clustertrustbundles`): a cluster may have switched\n  them on. Except where the target version serves the same resource by default in another\n  version of the group that the rule leaves out (`resource.k8s.io/v1beta1` `resourceslices`,\n  served as `resource.k8s.io/v1` since 1.34): then each off-by-default version is reported as\n  one that is not served, "off by default", since on a cluster that keeps its defaults the rule\n  matches none of the resource\'s writes (`matchPolicy: Equivalent` matches a request through\n  the versions the API server serves only). Beta APIs introduced since 1.24 are off by default\n  (KEP-3136; `pkg/controlplane/instance.go`).\n- in a group defined by a CRD of the run, a resource name that is not near one of the run\'s\n  CRDs (same name in another case, kind, or singular/plural form): the run may simply lack the\n  CRD that defines it. Versions and subresources of a CRD in the run are checked against that\n  CRD (its served versions; `status` and `scale`). When a document that could be a CRD of the\n  group (its text names `CustomResourceDefinition` and the group) cannot be read, the group\'s\n  CRDs may be incomplete, and the group is treated as unknown.\n- a version or group entry that is dead while another entry of the same rule still reaches the\n  resource (`apiGroups: ["extensions", "networking.k8s.io"]`, `apiVersions: ["v1beta1", "v1"]`):\n  manifests that support several Kubernetes versions list both, and nothing is lost.\n\nAdmission policies are checked the same way: the `resourceRules` and `excludeResourceRules` of\na policy\'s `spec.matchConstraints` and of a binding\'s `spec.matchResources`, with the same\nexemptions. The finding points at `spec.matchConstraints.resourceRules[j].resources[k]` (and so\non). An unknown name in `resourceRules` means the policy (or binding) never applies to it; in\n`excludeResourceRules` it means the exclusion excludes nothing, so what it was meant to exclude\nis still matched.\n\n`unreachable-rule` reports the other ways a rule cannot fire; it never reports an entry that\nthis rule reports.\n\n## Why is this bad?\n\nThe webhook\'s authors believe it guards something it never sees. A policy webhook whose rule\nsays `resources: ["pod"]`, `["Pods"]` or `["pods/logs"]`, or keeps `networking.k8s.io/v1beta1`\nafter the upgrade to 1.22, validates nothing and fails no test that does not create the\nobject through the API server. `matchPolicy: Equivalent` does not help: it converts between\nversions that are served, and a removed version is not. Kubernetes\' deprecation guide lists the\nremoved versions; the Kubernetes documentation on matching requests says that resources are the\nplural, lowercase names and that subresources are written `pods/status`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pod", "pods/logs"]\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1beta1"]\n        resources: ["ingresses"]\n```\n\nIn an admission policy, a misspelt exclusion keeps what it was meant to exclude:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods", "pods/status"]\n    excludeResourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["*"]\n        resources: ["pod/status"]\n  validations:\n    - expression: "object.spec.containers.all(c, !c.image.endsWith(\':latest\'))"\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods", "pods/log"]\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods", "pods/status"]\n    excludeResourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["*"]\n        resources: ["pods/status"]\n  validations:\n    - expression: "object.spec.containers.all(c, !c.image.endsWith(\':latest\'))"\n```\n\n`kubectl api-resources` lists the resources, groups and versions your cluster serves;\n`kubectl get --raw /api/v1 | jq \'.resources[].name\'` shows subresources (`pods/log`).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run (`apiextensions.k8s.io/v1`, served versions only).\n\n## When not to use it\n\nWhen your clusters serve APIs the linter does not model as on by default (an alpha API you\nenabled with `--runtime-config`, an aggregated API in a built-in group), or when you lint\nmanifests for an older cluster: set `--kube-version` to that version rather than turning the\nrule off.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: rules":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Deprecated API migration guide (removed versions per release):\n  https://kubernetes.io/docs/reference/using-api/deprecation-guide/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go` (exact string\n  matching of groups, versions and resources) and `plugin/webhook/generic/webhook.go`\n  (`matchPolicy: Equivalent` only tries served equivalent resources)\n- `kubectl api-resources`: https://kubernetes.io/docs/reference/kubectl/generated/kubectl_api-resources/\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match\n  `resourceRules` and `excludeResourceRules` with the webhook rule matcher)\n',
-      "rules/unreachable-rule.md": () => '---\nid: unreachable-rule\nseverity: warning\n---\n\n# unreachable-rule\n\n## What it does\n\nFlags rules, or parts of rules, that can never match a request the API server sends to\nwebhooks, and points at the most specific field that makes them so:\n\n1. **Admission configuration kinds** (`rules[j].resources[k]`): an entry that names, in\n   `admissionregistration.k8s.io`, only `validatingwebhookconfigurations`,\n   `mutatingwebhookconfigurations`, `validatingadmissionpolicies`,\n   `validatingadmissionpolicybindings`, `mutatingadmissionpolicies` or\n   `mutatingadmissionpolicybindings` (or their subresources, or `*` when the rule\'s only group\n   is `admissionregistration.k8s.io`). The API server never sends requests for these kinds to\n   any webhook.\n2. **Virtual review resources, from Kubernetes 1.37** (`rules[j].resources[k]`, only with\n   `--kube-version 1.37` or later): an entry that names only `tokenreviews`,\n   `selfsubjectreviews` (`authentication.k8s.io`), `subjectaccessreviews`,\n   `selfsubjectaccessreviews`, `localsubjectaccessreviews` or `selfsubjectrulesreviews`\n   (`authorization.k8s.io`). From 1.37 webhooks are no longer called for them (feature gate\n   `ExcludeAdmissionWebhookVirtualResources`, on by default).\n3. **Scope** (`rules[j].scope`): `scope: Cluster` on a rule whose resources are all namespaced,\n   or `scope: Namespaced` on one whose resources are all cluster-scoped. Namespaces count as\n   cluster-scoped. When only some entries are out of scope, each of those entries is reported\n   instead (`rules[j].resources[k]`). Checked only when every entry of the rule is a resource\n   the linter knows.\n4. **CONNECT** (`rules[j].operations[k]`): a rule whose only operation is `CONNECT`, on\n   resources that never receive CONNECT. Only the `exec`, `attach`, `portforward` and `proxy`\n   subresources of pods, and the `proxy` subresources of services and nodes, do; the main\n   resources (`pods`) and the other subresources (`pods/log`) do not. When some entries of such\n   a rule accept CONNECT, the others are reported (`rules[j].resources[k]`).\n5. **Writes on CONNECT-only and read-only subresources** (`rules[j].operations`, or the first\n   such `rules[j].resources[k]`): `CREATE`, `UPDATE` or `DELETE` on `pods/exec`, `pods/attach`,\n   `pods/portforward`, `pods/proxy`, `services/proxy` or `nodes/proxy`, which receive only\n   `CONNECT`, or any operation on `pods/log`, which is only read (reads never reach admission).\n   When every entry of the rule is such a subresource, the rule is reported as a whole;\n   otherwise one finding names all such entries of the rule (the first two or three, then how\n   many more). This is also checked under\n   `apiGroups: ["*"]`, where the subresource means the same in every group: a\n   CustomResourceDefinition can only declare `status` and `scale`.\n6. **objectSelector with CONNECT-only rules** (`objectSelector`): CONNECT requests carry\n   options, not an object with labels, so a non-empty `objectSelector` never matches them. A\n   webhook whose rules all match only CONNECT is never called; if only some of its rules are\n   CONNECT-only, the message names them.\n7. **An empty rules list** (`rules`): a written `rules: []` matches nothing.\n\n**Severity.** A `warning` when something the author clearly wanted never happens: a whole rule,\na whole webhook, or an entry listed for requests the API server never sends that rule (out of\nscope, admission configuration objects, virtual reviews). An `info` for dead entries inside a\nrule that still matches: a CONNECT-only or read-only subresource listed next to live entries\nunder `CREATE`/`UPDATE` (item 5, "one finding names all such entries"), or an entry that does not\naccept CONNECT in a CONNECT rule whose other entries do (item 4). They change nothing at run\ntime: the rule intercepts what it would without them (a policy engine may list them so they\napply once a CONNECT rule is added).\n\nChecks 1 to 4 need to know the resources: they apply to rules whose every `apiGroups` entry is\na built-in group or the group of a `CustomResourceDefinition` in the run (no `*`), and they\nconsider only the entries that match a resource of the target version (`--kube-version`). An\nentry that matches nothing is `unknown-resource`\'s to report, and is not reported here too.\n\nDeliberately not reported:\n\n- **A webhook without `rules`.** Some projects ship webhook configurations without rules on\n  purpose: their controllers fill the rules in at run time. Only a written, empty `rules: []` is\n  reported.\n- **CONNECT among other operations** (`operations: ["CREATE", "CONNECT"]` on `pods`): the rule\n  still fires for the other operations, and generated configurations list every operation.\n- Requests the webhook\'s selectors or `matchConditions` happen to exclude: they depend on\n  labels and requests, not on the rule.\n\nA webhook that no request reaches (no rules, or every rule unreachable) gets no findings from\nthe rules about what its calls do (timeouts, failure policy, reinvocation, selectors): the\nengine drops them, so a dead webhook is reported once, here.\n\n**What a file cannot show.** The API server\'s feature gates: check 2 assumes\n`ExcludeAdmissionWebhookVirtualResources` is on, as it is by default from 1.37. Rules that a\ncontroller writes into a configuration at run time are not in the file either.\n\n## Why is this bad?\n\nA rule that cannot fire gives a false sense of coverage. Teams write webhooks "to protect the\nwebhook configurations" and never learn that the API server exempts those kinds (so that a\nbroken webhook cannot lock itself in); they audit `kubectl exec` with a rule on `pods`, whose\nCONNECT requests go to `pods/exec`; they add an `objectSelector` to an exec webhook and it\nstops being called, because exec requests have no object labels. `scope: Cluster` on pods\nswitches a webhook off silently. Kubernetes 1.37 stops calling webhooks for TokenReview and\nSubjectAccessReview-style requests; a webhook that relied on them stops working on upgrade.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["admissionregistration.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["validatingwebhookconfigurations"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods/exec", "pods/attach"]\n```\n\nTo guard the webhook configurations themselves, restrict who may write them with RBAC; to\ncheck them, use a `ValidatingAdmissionPolicy` on a cluster where you control its bindings, or\nreview them before they are applied (this linter).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` (the virtual review resources from 1.37)\nand reads the `CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen a configuration deliberately keeps rules for a later Kubernetes version or for a cluster\nwith extra APIs; lint with the matching `--kube-version` first. A webhook that must keep its\n`rules: []` as a placeholder for a controller is better written without `rules`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go`\n  (`IsExemptAdmissionConfigurationResource`, scope matching), `predicates/object/matcher.go`\n  (objects without labels never match a selector), `plugin/webhook/generic/webhook.go`\n- Dynamic Admission Control, "Matching requests": scope, CONNECT and subresources:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Admission webhook good practices (do not match TokenReview and SubjectAccessReview; from\n  v1.37 webhooks are not called for them):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `kubernetes/kubernetes` `pkg/kubeapiserver/admission/exclusion/resources.go` (the virtual\n  resources)\n',
+      "rules/unreachable-rule.md": () => '---\nid: unreachable-rule\nseverity: warning\n---\n\n# unreachable-rule\n\n## What it does\n\nFlags rules, or parts of rules, that can never match a request the API server sends to\nwebhooks, and points at the most specific field that makes them so:\n\n1. **Admission configuration kinds** (`rules[j].resources[k]`): an entry that names, in\n   `admissionregistration.k8s.io`, only `validatingwebhookconfigurations`,\n   `mutatingwebhookconfigurations`, `validatingadmissionpolicies`,\n   `validatingadmissionpolicybindings`, `mutatingadmissionpolicies` or\n   `mutatingadmissionpolicybindings` (or their subresources, or `*` when the rule\'s only group\n   is `admissionregistration.k8s.io`). The API server never sends requests for these kinds to\n   any webhook.\n2. **Virtual review resources, from Kubernetes 1.37** (`rules[j].resources[k]`, only with\n   `--kube-version 1.37` or later): an entry that names only `tokenreviews`,\n   `selfsubjectreviews` (`authentication.k8s.io`), `subjectaccessreviews`,\n   `selfsubjectaccessreviews`, `localsubjectaccessreviews` or `selfsubjectrulesreviews`\n   (`authorization.k8s.io`). From 1.37 webhooks are no longer called for them (feature gate\n   `ExcludeAdmissionWebhookVirtualResources`, on by default).\n3. **Scope** (`rules[j].scope`): `scope: Cluster` on a rule whose resources are all namespaced,\n   or `scope: Namespaced` on one whose resources are all cluster-scoped. Namespaces count as\n   cluster-scoped. When only some entries are out of scope, each of those entries is reported\n   instead (`rules[j].resources[k]`). Checked only when every entry of the rule is a resource\n   the linter knows.\n4. **CONNECT** (`rules[j].operations[k]`): a rule whose only operation is `CONNECT`, on\n   resources that never receive CONNECT. Only the `exec`, `attach`, `portforward` and `proxy`\n   subresources of pods, and the `proxy` subresources of services and nodes, do; the main\n   resources (`pods`) and the other subresources (`pods/log`) do not. When some entries of such\n   a rule accept CONNECT, the others are reported (`rules[j].resources[k]`).\n5. **Operations a subresource never receives** (`rules[j].operations`, or the first\n   such `rules[j].resources[k]`): `CREATE`, `UPDATE` or `DELETE` on `pods/exec`, `pods/attach`,\n   `pods/portforward`, `pods/proxy`, `services/proxy` or `nodes/proxy`, which receive only\n   `CONNECT`; any operation on `pods/log`, which is only read (reads never reach admission);\n   anything but `CREATE` on the subresources that are created (`pods/binding`, `pods/eviction`,\n   `serviceaccounts/token`); and anything but `UPDATE` on the others (`status`, `scale`,\n   `pods/ephemeralcontainers`, `pods/resize`, `certificatesigningrequests/approval`,\n   `namespaces/finalize`: a PATCH is an UPDATE too). A subresource is never deleted, and\n   `kubectl debug` adds an ephemeral container with an UPDATE, so `CREATE` on\n   `pods/ephemeralcontainers` never calls the webhook.\n   When every entry of the rule is such a subresource, the rule is reported as a whole;\n   otherwise one finding names all such entries of the rule (the first two or three, then how\n   many more). CONNECT-only and read-only subresources are also checked under\n   `apiGroups: ["*"]`, where the subresource means the same in every group: a\n   CustomResourceDefinition can only declare `status` and `scale`. The operations of the others\n   are checked only where the groups are known: an aggregated API server may serve a\n   subresource of the same name that takes other writes.\n6. **objectSelector with CONNECT-only rules** (`objectSelector`): CONNECT requests carry\n   options, not an object with labels, so a non-empty `objectSelector` never matches them. A\n   webhook whose rules all match only CONNECT is never called; if only some of its rules are\n   CONNECT-only, the message names them.\n7. **An empty rules list** (`rules`): a written `rules: []` matches nothing.\n\n**Severity.** A `warning` when something the author clearly wanted never happens: a whole rule,\na whole webhook, or an entry listed for requests the API server never sends that rule (out of\nscope, admission configuration objects, virtual reviews). An `info` for dead entries inside a\nrule that still matches: a CONNECT-only or read-only subresource listed next to live entries\nunder `CREATE`/`UPDATE` (item 5, "one finding names all such entries"), or an entry that does not\naccept CONNECT in a CONNECT rule whose other entries do (item 4). They change nothing at run\ntime: the rule intercepts what it would without them (a policy engine may list them so they\napply once a CONNECT rule is added).\n\nChecks 1 to 4 need to know the resources: they apply to rules whose every `apiGroups` entry is\na built-in group or the group of a `CustomResourceDefinition` in the run (no `*`), and they\nconsider only the entries that match a resource of the target version (`--kube-version`). An\nentry that matches nothing is `unknown-resource`\'s to report, and is not reported here too.\n\nDeliberately not reported:\n\n- **A webhook without `rules`.** Some projects ship webhook configurations without rules on\n  purpose: their controllers fill the rules in at run time. Only a written, empty `rules: []` is\n  reported.\n- **CONNECT among other operations** (`operations: ["CREATE", "CONNECT"]` on `pods`): the rule\n  still fires for the other operations, and generated configurations list every operation.\n- Requests the webhook\'s selectors or `matchConditions` happen to exclude: they depend on\n  labels and requests, not on the rule.\n\nA webhook that no request reaches (no rules, or every rule unreachable) gets no findings from\nthe rules about what its calls do (timeouts, failure policy, reinvocation, selectors): the\nengine drops them, so a dead webhook is reported once, here.\n\n**What a file cannot show.** The API server\'s feature gates: check 2 assumes\n`ExcludeAdmissionWebhookVirtualResources` is on, as it is by default from 1.37. Rules that a\ncontroller writes into a configuration at run time are not in the file either.\n\n## Why is this bad?\n\nA rule that cannot fire gives a false sense of coverage. Teams write webhooks "to protect the\nwebhook configurations" and never learn that the API server exempts those kinds (so that a\nbroken webhook cannot lock itself in); they audit `kubectl exec` with a rule on `pods`, whose\nCONNECT requests go to `pods/exec`; they add an `objectSelector` to an exec webhook and it\nstops being called, because exec requests have no object labels. `scope: Cluster` on pods\nswitches a webhook off silently. Kubernetes 1.37 stops calling webhooks for TokenReview and\nSubjectAccessReview-style requests; a webhook that relied on them stops working on upgrade.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["admissionregistration.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["validatingwebhookconfigurations"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods/exec", "pods/attach"]\n```\n\nTo guard the webhook configurations themselves, restrict who may write them with RBAC; to\ncheck them, use a `ValidatingAdmissionPolicy` on a cluster where you control its bindings, or\nreview them before they are applied (this linter).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` (the virtual review resources from 1.37)\nand reads the `CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen a configuration deliberately keeps rules for a later Kubernetes version or for a cluster\nwith extra APIs; lint with the matching `--kube-version` first. A webhook that must keep its\n`rules: []` as a placeholder for a controller is better written without `rules`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go`\n  (`IsExemptAdmissionConfigurationResource`, scope matching), `predicates/object/matcher.go`\n  (objects without labels never match a selector), `plugin/webhook/generic/webhook.go`\n- Dynamic Admission Control, "Matching requests": scope, CONNECT and subresources:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Admission webhook good practices (do not match TokenReview and SubjectAccessReview; from\n  v1.37 webhooks are not called for them):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `kubernetes/kubernetes` `pkg/kubeapiserver/admission/exclusion/resources.go` (the virtual\n  resources)\n',
       "rules/unused-suppression.md": () => '---\nid: unused-suppression\nseverity: info\n---\n\n# unused-suppression\n\n## What it does\n\nFlags suppressions that suppress nothing, on the rule id (or the comment) at fault:\n\n- a rule id in an `admission-lint-disable-next-line`, `admission-lint-disable-line` or\n  `admission-lint-disable-file` comment, or in an `admission-lint.dev/ignore` annotation, for\n  which that rule reported nothing in what the suppression covers (its node or line, and the\n  webhook around it); when the rule reported elsewhere in the file, the message says on which\n  line, so the directive can be moved above it; when it covers one place of a finding that\n  stands at several (one cause in several webhooks or expressions), the message names the lines\n  it leaves uncovered: the finding stays until each of its places is suppressed;\n- an unknown rule id (with the closest known id, when one is close), and `all` or `*`: there is\n  no wildcard;\n- `admission-lint-disable-next-line` that is not directly followed by a field or list item (a\n  blank line, `---` or the end of the file comes next), and a directive that names no rule;\n- `yaml-syntax` in a `disable-next-line` comment or an annotation (a document that does not parse\n  has no fields or objects: only `admission-lint-disable-file` suppresses it), and the two\n  suppression rules themselves (turn them off with `--rule` instead);\n- `admission-lint-disable-line` on a line of its own (it covers the line it ends), and comments\n  that start like a directive but are not one (`# admission-lint-disable-lines`).\n\nA rule that did not run (turned off with `--rule <id>=off`) reports nothing, so its\nsuppressions are not flagged as unused.\n\n**What a file cannot show.** Other runs: a suppression is unused when its rule reported nothing\nin this run, with these files, options and `--kube-version`. A suppression kept for another\ntarget version or for findings that need other files in the run is reported too.\n\n## Why is this bad?\n\nA suppression that suppresses nothing is either stale or wrong. Stale: the webhook was fixed, and\nthe comment now hides the next problem of that rule on the same node without anyone deciding\nso. Wrong: a typo in the rule id (`implicit-failur-policy`) or a directive one line too high\nleaves the finding it was written for in place, and readers believe it is handled. ESLint\nreports unused disable directives for the same reasons.\n\n## Example\n\nThe rule id is misspelt, so the `implicit-failure-policy` finding is not suppressed:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failur-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nHere `failurePolicy` is written, so `implicit-failure-policy` has nothing to report and the\ncomment is stale (reported when all rules run):\n\n```yaml\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    failurePolicy: Fail\n```\n\n## Use instead\n\nName the rule exactly, directly above the field or list item it reports on, and remove\nsuppressions that no longer match anything:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the same manifests are linted with different settings (for example two `--kube-version`\nvalues, or different rule options), a suppression can be needed in one job and unused in the\nother; turn this rule off in the job that needs it less. (Rules turned off with `--rule` are\nalready taken into account.) Its findings cannot be suppressed inline.\n\n## References\n\n- ESLint, `--report-unused-disable-directives` / `linterOptions.reportUnusedDisableDirectives`: https://eslint.org/docs/latest/use/configure/rules#report-unused-eslint-disable-comments\n',
       "rules/validation-actions.md": () => '---\nid: validation-actions\nseverity: info\n---\n\n# validation-actions\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `validationActions` do not contain `Deny`, so\nthat a request that fails the policy is admitted anyway:\n\n- `[Audit]`: the failure is only added to the request\'s audit event, as the\n  `validation.policy.admission.k8s.io/validation_failure` annotation;\n- `[Warn]` or `[Warn, Audit]`: the client also gets an HTTP warning\n  (`Warning: Validation failed for ValidatingAdmissionPolicy \'\u2026\' with binding \'\u2026\': \u2026`), which\n  `kubectl` prints, and the request still succeeds.\n\nThe finding points at `spec.validationActions`; its severity is `info`, because a binding in\n`Warn` or `Audit` mode is a normal step when a policy is rolled out.\n\nLists that the API server rejects are not this rule\'s: an empty or missing list, duplicates,\nvalues other than `Deny`, `Warn` and `Audit`, and `Deny` together with `Warn` are\n`api-validation` findings, and this rule says nothing about them. A list with `Deny` (alone or\nwith `Audit`) is never reported.\n\n**What a file cannot show.** Whether anyone sees the result: the cluster\'s audit policy decides\nwhether `Audit` failures are recorded at all, and a warning reaches only the client that made the\nrequest. Each binding is judged alone: another binding of the same policy with `Deny`, in the run\nor in the cluster, is not looked for.\n\n## Why is this bad?\n\n`validationActions` alone decides what a failed validation does; the policy\'s `failurePolicy`\ndoes not (it covers errors, and under `Fail` an expression that errors is enforced through the\nbinding\'s actions too). A\nbinding without `Deny` enforces nothing. That is the point during a roll-out, and a problem\nwhen it is forgotten there: a binding copied from the staging overlay, or never switched to\n`Deny` after the soak.\n\nEach mode is weaker than it looks:\n\n- `Audit` records the failure only when the cluster writes audit events at all, at `Metadata`\n  level or above for that request; many clusters (kind, k3s, self-managed ones) have no audit\n  policy, and managed platforms send audit logs to a separate sink that must be enabled and\n  searched. Neither the client nor the policy\'s author sees anything.\n- `Warn` reaches the client that made the request. For objects created by controllers (the\n  pods of a Deployment, the jobs of a CronJob) the client is the controller, which at most writes\n  the warning to its own log; only direct writes by people and CI show it.\n\nEven without `Deny`, a binding can reject requests: with `failurePolicy: Fail` a configuration\nerror (a param that `parameterNotFoundAction: Deny` cannot find, a `paramKind` that does not\nexist) or an `auditAnnotations` expression that errors rejects the request whatever the\nactions say (`k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go`,\n`validating/dispatcher.go`).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Audit"]\n```\n\n## Use instead\n\nOnce the policy has run in `Warn` or `Audit` mode without surprises, deny (and keep the audit\ntrail if you want it):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny", "Audit"]\n```\n\n`Deny` and `Warn` cannot be combined (the API server rejects the binding: the failure would be\nreported twice, in the response and in a warning).\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhile a policy is being rolled out in `Warn` or `Audit` mode on purpose. The findings are\n`info`, so they do not fail a run with the default `--fail-on error`; to silence them, turn the\nrule off for the roll-out overlay (`--rule validation-actions=off`).\n\n## References\n\n- Validating Admission Policy, "Validation actions":\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#validation-actions\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.validationActions`,\n  `ValidationAction`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/dispatcher.go` (how each action\n  is applied to a failed validation) and `pkg/admission/plugin/policy/generic/policy_dispatcher.go`\n  (configuration errors, which `failurePolicy` alone decides)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidationActions`: required, unique, `Deny` and `Warn` not together)\n',
       "rules/webhook-network-policy.md": () => "---\nid: webhook-network-policy\nseverity: error\n---\n\n# webhook-network-policy\n\n## What it does\n\nFlags a webhook whose calls a NetworkPolicy of the run drops: the webhook's\n`clientConfig.service` names a Service in the same input (a rendered bundle: `kustomize build`,\n`helm template`, a release manifest), that Service's `spec.selector` picks the webhook's pods, and\na NetworkPolicy in the Service's namespace selects those pods for ingress while none of the\nNetworkPolicies that may select them lets the API server in on the port it calls.\n\n- **The port.** The API server calls the Service port the webhook names (443 when omitted); the\n  packets reach the pods on that port's `targetPort` (the port itself when omitted). A rule's\n  `ports` entry counts when its protocol is TCP (the default) and its `port` (to `endPort`) is that\n  number, or names it; a named port against a number, whose pod ports are not in the run, may be it.\n- **Who the API server is.** It runs on the control plane's hosts, or outside the cluster on a\n  managed one: it is not a pod of the cluster's network. A rule without `from` (every source) or\n  with an `ipBlock` peer (which may hold its address) may let it in; so may a peer whose\n  `namespaceSelector` may select a namespace its calls can come from as the plugin sees them:\n  `kube-system` (a managed cluster's konnectivity agents relay the calls from pods there, on AKS\n  and GKE; its labels as the run's manifest gives them, else the name label alone), OpenShift's\n  host-network policy group (`policy-group.network.openshift.io/host-network`), and OpenShift's\n  `openshift-kube-apiserver`; and a `podSelector`-only peer of a policy in one of those\n  namespaces. Any other peer that selects pods or namespaces does not.\n- **Which policies.** A policy restricts ingress when its `policyTypes` name `Ingress` or are\n  omitted. Its `podSelector` is evaluated on the labels the Service's selector gives the pods\n  (they carry at least those): a requirement on a label the selector does not name may or may not\n  hold. The finding needs one policy, with the Service's namespace written, that certainly\n  selects the pods; policies add up, so any policy that may select them (one without a namespace\n  too: it is applied wherever the user applies it) and may let the API server in clears it.\n  A policy with no ingress rules admits nothing; the message says \"admits nothing\" then, and\n  \"admits only pods\" otherwise.\n\nThe webhooks of one configuration that one policy cuts off from one Service are one finding,\nnaming the first and counting the others. The severity is `error` under either failure policy;\nthe message says which.\n\n**What a file cannot show.** Whether the cluster's network plugin enforces NetworkPolicies (a\nplugin that does not, ignores them, and shipping them says the project expects one that does),\nand where the API server runs: traffic from a pod's own node is always allowed, so on a\nsingle-node cluster (kind, k3s, minikube), or for webhook pods on a control-plane node, the calls\nstill arrive; the message says the calls from other nodes time out. NetworkPolicies and Services\nare read only from the inputs that hold a webhook configuration: a run with a NetworkPolicy in\nany other input (it may let the API server in), a network plugin's own policy kinds in the\nbundle (a CiliumNetworkPolicy, Calico's `projectcalico.org` policies, an AdminNetworkPolicy:\nthey may allow what the Kubernetes policies do not), a document that could not be read, or a\nkustomize patch that may change a NetworkPolicy gives nothing, and so does a webhook whose\nService is not in the run, has no selector, is headless (no cluster IP to call: that is\n`webhook-service-port`'s ground) or has no such port.\n\n## Why is this bad?\n\nA NetworkPolicy that selects a pod for ingress drops every packet to it that no rule of a policy\nselecting it allows. kubebuilder's scaffold (`config/network-policy/allow-webhook-traffic.yaml`)\nallows webhook traffic only from namespaces labelled `webhook: enabled`: the API server is in\nnone of them, so with a plugin that enforces policies (Calico, Cilium, most managed clusters'\ndataplanes) its calls from other nodes never arrive, and each waits out the webhook's `timeoutSeconds`:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected after the timeout:\n  none of the resources it guards can be created, changed or deleted (a Namespace holding them\n  cannot finish deleting);\n- under `failurePolicy: Ignore` every such request waits the whole timeout and is admitted without\n  the webhook: its policy is bypassed, its defaults are never set. Like an unreachable port\n  (`webhook-service-port`), that is never a deliberate choice, so it is an `error` too.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Service\nmetadata: {name: widgets-webhook, namespace: widgets-system}\nspec:\n  selector: {control-plane: controller-manager}\n  ports: [{port: 443, targetPort: 9443}]\n---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-webhook-traffic, namespace: widgets-system}\nspec:\n  podSelector: {matchLabels: {control-plane: controller-manager}}\n  policyTypes: [Ingress]\n  ingress:\n    - from: [{namespaceSelector: {matchLabels: {webhook: enabled}}}]\n      ports: [{port: 9443, protocol: TCP}]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n  - name: vwidget.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig: {service: {name: widgets-webhook, namespace: widgets-system, path: /validate}}\n    rules: [{operations: [\"CREATE\", \"UPDATE\"], apiGroups: [\"example.com\"], apiVersions: [\"v1\"], resources: [\"widgets\"]}]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-webhook-traffic, namespace: widgets-system}\nspec:\n  podSelector: {matchLabels: {control-plane: controller-manager}}\n  policyTypes: [Ingress]\n  ingress:\n    # The API server is no pod: let any source reach the webhook's port (it authenticates the API\n    # server's TLS connection), or name the control plane's addresses with an ipBlock.\n    - ports: [{port: 9443, protocol: TCP}]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the cluster's network plugin does not enforce NetworkPolicies, or the API server reaches\nthe webhook by a path the policy does not govern (a policy the plugin extends with its own host\nrules outside the run, an API server on the webhook pods' node). Suppress the finding with a\nreason that names which.\n\n## References\n\n- `k8s.io/api` `networking/v1/types.go` (`NetworkPolicySpec`: `podSelector`, `policyTypes`\n  defaulting to Ingress, `ingress` rules, peers that select pods and namespaces, `ipBlock`, ports\n  and `endPort`)\n- Network Policies, \"Behavior of to and from selectors\" and \"Default policies\":\n  https://kubernetes.io/docs/concepts/services-networking/network-policies/\n- `k8s.io/kube-aggregator` `pkg/apiserver/resolvers.go` (the webhook client calls the Service's\n  cluster IP on its port, or an endpoint)\n- kubebuilder, `config/network-policy/allow-webhook-traffic.yaml` (the scaffold's policy, which\n  installs such as gardener/pvc-autoscaler's `dist/install.yaml` ship as written)\n",
@@ -38709,6 +38709,436 @@ var init_editable_object_selector = __esm({
   }
 });
 
+// dist/src/match/candidates.js
+function compareNames(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function webhooksWithRules(objects2) {
+  return objects2.filter((object) => object.decodable).flatMap((object) => webhooksOf(object).filter((entry) => (entry.webhook.rules ?? []).length > 0).map((entry) => ({ object, entry })));
+}
+function inCallingOrder(hooks) {
+  const sorted = hooks.map((hook, i) => ({ hook, i })).sort((a, b) => Number(!a.hook.entry.mutating) - Number(!b.hook.entry.mutating) || compareNames(a.hook.object.name ?? "", b.hook.object.name ?? "") || a.i - b.i);
+  sorted.forEach(({ hook }, order) => {
+    hook.order = order;
+  });
+  for (let start = 0; start < sorted.length; ) {
+    const first = sorted[start].hook;
+    let end = start + 1;
+    let objects2 = 1;
+    while (end < sorted.length) {
+      const hook = sorted[end].hook;
+      if (hook.object.kind !== first.object.kind || (hook.object.name ?? "") !== (first.object.name ?? ""))
+        break;
+      if (hook.object !== sorted[end - 1].hook.object)
+        objects2++;
+      end++;
+    }
+    for (let k = start; k < end; k++)
+      sorted[k].hook.alternative = objects2 > 1;
+    start = end;
+  }
+  return sorted.map(({ hook }) => hook);
+}
+function operationsFor(subresource, connect2) {
+  if (subresource === "")
+    return ["CREATE", "UPDATE", "DELETE"];
+  if (connect2.has(subresource))
+    return ["CONNECT"];
+  if (READ_ONLY_SUBRESOURCES.has(subresource))
+    return [];
+  return CREATE_SUBRESOURCES.has(subresource) ? ["CREATE"] : ["UPDATE"];
+}
+function candidateRequests(hooks, discovery) {
+  const requests2 = [];
+  const seen = /* @__PURE__ */ new Set();
+  const add2 = (request3) => {
+    const key2 = [request3.operation, request3.group, request3.version, request3.resource, request3.subresource, request3.scope].join("\0");
+    if (seen.has(key2))
+      return;
+    seen.add(key2);
+    requests2.push(request3);
+  };
+  const scopeOf = (group, resource, namespaced) => group === "" && resource === "namespaces" ? "namespace" : namespaced ? "namespaced" : "cluster";
+  for (const info of discovery.allResources()) {
+    for (const subresource of ["", ...info.subresources]) {
+      for (const operation of operationsFor(subresource, info.connect)) {
+        add2({ operation, group: info.group, version: info.version, resource: info.resource, subresource, scope: scopeOf(info.group, info.resource, info.namespaced) });
+      }
+    }
+  }
+  for (const hook of hooks) {
+    for (const rule46 of hook.entry.webhook.rules ?? []) {
+      if (rule46 === null)
+        continue;
+      for (const group of rule46.apiGroups ?? []) {
+        for (const version2 of (rule46.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+          if (group === "*")
+            continue;
+          for (const entry of rule46.resources ?? []) {
+            const slash = entry.indexOf("/");
+            const resource = slash < 0 ? entry : entry.slice(0, slash);
+            const subresource = slash < 0 ? "" : entry.slice(slash + 1);
+            if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
+              continue;
+            for (const operation of rule46.operations ?? []) {
+              const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
+              for (const op of operations) {
+                for (const scope of ["namespaced", "cluster"])
+                  add2({ operation: op, group, version: version2, resource, subresource, scope });
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return requests2;
+}
+function signatureOf(value, fallback) {
+  try {
+    return JSON.stringify(value) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+function ruleTable(hooks) {
+  const ids = /* @__PURE__ */ new Map();
+  const rules2 = [];
+  const written = [];
+  const hooksOf = [];
+  const ruleIds = [];
+  const start = new Int32Array(hooks.length + 1);
+  const equivalent = new Uint8Array(hooks.length);
+  hooks.forEach((hook, position2) => {
+    const { webhook } = hook.entry;
+    start[position2] = ruleIds.length;
+    equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
+    const compiled4 = compiledRules(webhook.rules ?? []);
+    for (let k = 0; k < compiled4.length; k++) {
+      const rule46 = compiled4[k];
+      if (rule46 === null) {
+        ruleIds.push(-1);
+        continue;
+      }
+      let id = ids.get(rule46.key);
+      if (id === void 0) {
+        id = rules2.length;
+        ids.set(rule46.key, id);
+        rules2.push(rule46);
+        written.push(webhook.rules[k]);
+        hooksOf.push([]);
+      }
+      const of = hooksOf[id];
+      if (of[of.length - 1] !== position2)
+        of.push(position2);
+      ruleIds.push(id);
+    }
+  });
+  start[hooks.length] = ruleIds.length;
+  const buckets = /* @__PURE__ */ new Map();
+  written.forEach((rule46, id) => {
+    const keys = /* @__PURE__ */ new Set();
+    const apiGroups = rule46.apiGroups ?? [];
+    const operations = rule46.operations ?? [];
+    const resources = /* @__PURE__ */ new Map();
+    for (const entry of rule46.resources ?? []) {
+      const slash = entry.indexOf("/");
+      resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
+    }
+    if (apiGroups.length * resources.size * operations.length > MAX_INDEX_KEYS_PER_RULE)
+      keys.add(indexKey("*", "*", "*", "*"));
+    else
+      for (const group of apiGroups)
+        for (const [resource, subresource] of resources.values())
+          for (const operation of operations)
+            keys.add(indexKey(group, resource, subresource, operation));
+    for (const key2 of keys) {
+      const bucket = buckets.get(key2);
+      if (bucket === void 0)
+        buckets.set(key2, [id]);
+      else
+        bucket.push(id);
+    }
+  });
+  const either = (value) => value === "*" ? ["*"] : [value, "*"];
+  return {
+    rules: rules2,
+    hooksOf,
+    ruleIds: Int32Array.from(ruleIds),
+    start,
+    equivalent,
+    lookup({ group, resource, subresource, operation }) {
+      const lists = [];
+      for (const g of either(group))
+        for (const r of either(resource))
+          for (const sub of either(subresource))
+            for (const o of either(operation)) {
+              const bucket = buckets.get(indexKey(g, r, sub, o));
+              if (bucket !== void 0)
+                lists.push(bucket);
+            }
+      if (lists.length <= 1)
+        return lists[0] ?? [];
+      return [...new Set(lists.flat())].sort((a, b) => a - b);
+    }
+  };
+}
+function* candidateMatches(hooks, context, options = {}) {
+  if (hooks.length < 2)
+    return;
+  const namespaces = [.../* @__PURE__ */ new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];
+  const labelsOf = new Map(namespaces.map((name) => [name, namespaceLabels(context, name)]));
+  const table2 = ruleTable(hooks);
+  const orderOf = Int32Array.from(hooks, (hook) => hook.order);
+  const selectorIds = /* @__PURE__ */ new Map();
+  const selectorWebhooks = [];
+  const selectorOf = Int32Array.from(hooks, (hook, position2) => {
+    const { webhook } = hook.entry;
+    const signature = signatureOf([webhook.namespaceSelector ?? null, webhook.objectSelector ?? null], `\0${position2}`);
+    let id = selectorIds.get(signature);
+    if (id === void 0) {
+      id = selectorWebhooks.length;
+      selectorIds.set(signature, id);
+      selectorWebhooks.push(webhook);
+    }
+    return id;
+  });
+  const status = new Uint8Array(table2.rules.length);
+  const seen = new Uint8Array(hooks.length);
+  const shapes = /* @__PURE__ */ new Set();
+  for (const base of candidateRequests(hooks, context.discovery)) {
+    if (options.requests !== void 0 && !options.requests(base))
+      continue;
+    if (isExemptRequest(base.group, base.resource))
+      continue;
+    const tried = table2.lookup(base);
+    if (tried.length === 0)
+      continue;
+    const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
+    let equivalents;
+    for (const id of tried) {
+      const rule46 = table2.rules[id];
+      if (compiledRuleMatches(rule46, probe2))
+        status[id] = 1;
+      else {
+        equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule46, candidate)) ? 2 : 0;
+      }
+    }
+    const candidates2 = [];
+    for (const id of tried) {
+      if (status[id] === 0)
+        continue;
+      for (const position2 of table2.hooksOf[id]) {
+        if (seen[position2] === 1)
+          continue;
+        seen[position2] = 1;
+        let exact = false;
+        let viaEquivalent = false;
+        for (let k = table2.start[position2]; k < table2.start[position2 + 1]; k++) {
+          const ruleId = table2.ruleIds[k];
+          if (ruleId < 0)
+            continue;
+          if (status[ruleId] === 1)
+            exact = true;
+          else if (status[ruleId] === 2)
+            viaEquivalent = true;
+        }
+        if (exact || viaEquivalent && table2.equivalent[position2] === 1)
+          candidates2.push(position2);
+      }
+    }
+    for (const id of tried) {
+      status[id] = 0;
+      for (const position2 of table2.hooksOf[id])
+        seen[position2] = 0;
+    }
+    if (candidates2.length < 2)
+      continue;
+    candidates2.sort((a, b) => orderOf[a] - orderOf[b] || a - b);
+    const shape = `${candidates2.map((position2) => orderOf[position2]).join(",")} ${base.operation} ${base.scope}`;
+    if (shapes.has(shape))
+      continue;
+    shapes.add(shape);
+    for (const namespace of base.scope === "cluster" ? [null] : namespaces) {
+      const nsLabels = namespace === null ? void 0 : labelsOf.get(namespace);
+      const request3 = {
+        ...base,
+        namespace,
+        ...nsLabels === void 0 ? {} : { namespaceLabels: nsLabels },
+        // Object labels are unknown (any objectSelector may match), except a Namespace's own.
+        ...objectLabelsFor(base.operation, base.scope === "namespace" ? nsLabels : void 0)
+      };
+      const outcomes2 = /* @__PURE__ */ new Map();
+      const sure2 = [];
+      const open2 = [];
+      for (const position2 of candidates2) {
+        const id = selectorOf[position2];
+        let outcome = outcomes2.get(id);
+        if (outcome === void 0) {
+          outcome = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
+          outcomes2.set(id, outcome);
+        }
+        if (outcome.called === false)
+          continue;
+        if (outcome.called === "unknown" && outcome.unknown === "object-labels")
+          open2.push(hooks[position2]);
+        else
+          sure2.push(hooks[position2]);
+      }
+      if (sure2.length + open2.length < 2)
+        continue;
+      yield { request: base, namespace, sure: sure2, open: open2 };
+    }
+  }
+}
+function coCalledSets(sure2, open2) {
+  const all = [[...sure2, ...open2]];
+  if (open2.length < 2)
+    return all;
+  const readers = /* @__PURE__ */ new Map();
+  const values = /* @__PURE__ */ new Map();
+  for (const hook of open2) {
+    const selector = hook.entry.webhook.objectSelector ?? {};
+    for (const [key2, value] of Object.entries(selector.matchLabels ?? {})) {
+      readers.set(key2, (readers.get(key2) ?? /* @__PURE__ */ new Set()).add(hook));
+      values.set(key2, (values.get(key2) ?? /* @__PURE__ */ new Set()).add(value ?? ""));
+    }
+    for (const requirement of selector.matchExpressions ?? []) {
+      if (requirement === null || typeof requirement.key !== "string")
+        continue;
+      readers.set(requirement.key, (readers.get(requirement.key) ?? /* @__PURE__ */ new Set()).add(hook));
+      const known = values.get(requirement.key) ?? /* @__PURE__ */ new Set();
+      for (const value of requirement.values ?? [])
+        known.add(value);
+      values.set(requirement.key, known);
+    }
+  }
+  const contested = [...readers.entries()].filter(([, hooks]) => hooks.size >= 2).map(([key2]) => key2);
+  if (contested.length === 0)
+    return all;
+  const choices = contested.map((key2) => {
+    const named = [...values.get(key2) ?? []];
+    let other = "other";
+    while (named.includes(other))
+      other += "-";
+    return [void 0, ...named, other];
+  });
+  if (choices.reduce((product, options) => product * options.length, 1) > MAX_LABEL_COMBINATIONS)
+    return all;
+  const contestedSet = new Set(contested);
+  const restricted = open2.map((hook) => {
+    const selector = hook.entry.webhook.objectSelector ?? {};
+    return {
+      hook,
+      selector: {
+        matchLabels: Object.fromEntries(Object.entries(selector.matchLabels ?? {}).filter(([key2]) => contestedSet.has(key2))),
+        matchExpressions: (selector.matchExpressions ?? []).filter((requirement) => requirement !== null && contestedSet.has(requirement.key))
+      }
+    };
+  });
+  const sets = [];
+  const labels = {};
+  const visit7 = (i) => {
+    if (i === contested.length) {
+      sets.push([...sure2, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
+      return;
+    }
+    for (const value of choices[i]) {
+      if (value === void 0)
+        delete labels[contested[i]];
+      else
+        labels[contested[i]] = value;
+      visit7(i + 1);
+    }
+    delete labels[contested[i]];
+  };
+  visit7(0);
+  return sets;
+}
+function withoutAlternatives(called, weight) {
+  if (called.every((hook) => hook.alternative === false))
+    return [...called].sort((a, b) => a.order - b.order);
+  const byObject = /* @__PURE__ */ new Map();
+  for (const hook of called) {
+    const hooks = byObject.get(hook.object);
+    if (hooks === void 0)
+      byObject.set(hook.object, [hook]);
+    else
+      hooks.push(hook);
+  }
+  const byConfiguration = /* @__PURE__ */ new Map();
+  for (const object of byObject.keys()) {
+    const key2 = `${object.kind}\0${object.name ?? ""}`;
+    const objects2 = byConfiguration.get(key2);
+    if (objects2 === void 0)
+      byConfiguration.set(key2, [object]);
+    else
+      objects2.push(object);
+  }
+  const dropped = /* @__PURE__ */ new Set();
+  for (const objects2 of byConfiguration.values()) {
+    if (objects2.length < 2)
+      continue;
+    let best;
+    let bestWeight = -Infinity;
+    for (const object of objects2) {
+      const w = weight(byObject.get(object));
+      if (w > bestWeight) {
+        best = object;
+        bestWeight = w;
+      }
+    }
+    for (const object of objects2)
+      if (object !== best)
+        dropped.add(object);
+  }
+  const kept = dropped.size === 0 ? [...called] : called.filter((hook) => !dropped.has(hook.object));
+  return kept.sort((a, b) => a.order - b.order);
+}
+function maximalSets(sets) {
+  const members = /* @__PURE__ */ new Map();
+  const membersOf = (set) => {
+    let found = members.get(set);
+    if (found === void 0) {
+      found = new Set(set.hooks);
+      members.set(set, found);
+    }
+    return found;
+  };
+  return sets.filter((set) => !sets.some((other) => {
+    if (other === set || other.hooks.length <= set.hooks.length)
+      return false;
+    const larger = membersOf(other);
+    return set.hooks.every((hook) => larger.has(hook));
+  }));
+}
+function describeRequest(request3, namespace) {
+  const resource = `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
+  const group = request3.group === "" ? request3.version : `${request3.group}/${request3.version}`;
+  const where2 = namespace === null ? "" : namespace === UNLABELLED_NAMESPACE ? " in an unlabelled namespace" : ` in namespace ${namespace}`;
+  return `${request3.operation} ${resource} (${group})${where2}`;
+}
+var UNLABELLED_NAMESPACE, MAX_NAMESPACES, MAX_LABEL_COMBINATIONS, CREATE_SUBRESOURCES, READ_ONLY_SUBRESOURCES, MAX_INDEX_KEYS_PER_RULE, indexKey, ANY_RULE;
+var init_candidates = __esm({
+  "dist/src/match/candidates.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_webhooks();
+    init_namespaces();
+    init_request();
+    init_selector();
+    UNLABELLED_NAMESPACE = "unlabelled-namespace";
+    MAX_NAMESPACES = 100;
+    MAX_LABEL_COMBINATIONS = 4096;
+    CREATE_SUBRESOURCES = /* @__PURE__ */ new Set(["binding", "eviction", "token"]);
+    READ_ONLY_SUBRESOURCES = /* @__PURE__ */ new Set(["log"]);
+    MAX_INDEX_KEYS_PER_RULE = 64;
+    indexKey = (group, resource, subresource, operation) => `${group}\0${resource}\0${subresource}\0${operation}`;
+    ANY_RULE = { rule: 0, equivalent: null };
+  }
+});
+
 // dist/src/match/reachability.js
 function isVirtual(target) {
   return VIRTUAL_RESOURCES[target.info.group]?.includes(target.info.resource) ?? false;
@@ -38734,13 +39164,16 @@ function accepts(target) {
     return "connect";
   if (target.info.readOnly.has(target.subresource))
     return "nothing";
-  return "writes";
+  if (target.subresource === "")
+    return "writes";
+  return CREATE_SUBRESOURCES.has(target.subresource) ? "created" : "updated";
 }
 function reaches(target, operations) {
   const kind = accepts(target);
   if (kind === "nothing")
     return false;
-  return operations.some((operation) => operation === "*" || (kind === "connect" ? operation === "CONNECT" : operation !== "CONNECT"));
+  const only2 = ONLY[kind];
+  return operations.some((operation) => operation === "*" || (only2 !== void 0 ? operation === only2 : operation !== "CONNECT"));
 }
 function list(items) {
   const quoted2 = [...new Set(items)].map((item) => `"${item}"`);
@@ -38752,7 +39185,11 @@ function whyNot(targets2) {
     return "is only read, and reads never reach admission";
   if (kinds.size === 1 && kinds.has("connect"))
     return "receives only CONNECT";
-  return "receives only CONNECT or reads";
+  if (kinds.size === 1 && kinds.has("created"))
+    return "receives only CREATE";
+  if (kinds.size === 1 && kinds.has("updated"))
+    return "receives only UPDATE";
+  return [...kinds].every((kind) => kind === "connect" || kind === "nothing") ? "receives only CONNECT or reads" : "receives other operations";
 }
 function unambiguousTargets(discovery, entry) {
   if (typeof entry !== "string")
@@ -38763,7 +39200,7 @@ function unambiguousTargets(discovery, entry) {
   const targets2 = discovery.allResources().filter((info) => info.resource === resource && info.subresources.has(subresource)).map((info) => ({ info, subresource }));
   if (targets2.length === 0)
     return void 0;
-  if (targets2.some((target) => accepts(target) === "writes"))
+  if (targets2.some((target) => accepts(target) !== "connect" && accepts(target) !== "nothing"))
     return void 0;
   return targets2;
 }
@@ -38790,8 +39227,7 @@ function checkOperations(rule46, path, webhook, live, others = 0) {
   const written = [...new Set(operations)].join(", ");
   if (whole) {
     const names3 = without3.map((e) => e.entry);
-    const why2 = new Set(without3.map(({ targets: targets2 }) => whyNot(targets2)));
-    const reason2 = why2.size === 1 ? [...why2][0] : "receives only CONNECT or reads";
+    const reason2 = whyNot(without3.flatMap(({ targets: targets2 }) => targets2));
     unreachable.push({
       reason: "operations",
       path: [...path, "operations"],
@@ -38800,8 +39236,7 @@ function checkOperations(rule46, path, webhook, live, others = 0) {
     return { unreachable, dead: true };
   }
   const names2 = without3.map((e) => e.entry);
-  const why = new Set(without3.map(({ targets: targets2 }) => whyNot(targets2)));
-  const reason = why.size === 1 ? [...why][0] : "receives only CONNECT or reads";
+  const reason = whyNot(without3.flatMap(({ targets: targets2 }) => targets2));
   unreachable.push({
     reason: "operationsEntry",
     path: [...path, "resources", without3[0].k],
@@ -38908,13 +39343,14 @@ function settingsApply(object, entry, scope) {
   const reach = webhookReachability(entry.webhook, entry.path, entry.label, scope);
   return !reach.neverCalled || reach.rulesAbsent && !isFragment(object);
 }
-var VIRTUAL_RESOURCES, verb, REACHABILITY;
+var VIRTUAL_RESOURCES, ONLY, verb, REACHABILITY;
 var init_reachability = __esm({
   "dist/src/match/reachability.js"() {
     "use strict";
     init_import_meta_url();
     init_version();
     init_webhooks();
+    init_candidates();
     init_request();
     init_selector();
     init_targets();
@@ -38924,6 +39360,7 @@ var init_reachability = __esm({
       "authentication.k8s.io": ["tokenreviews", "selfsubjectreviews"],
       "authorization.k8s.io": ["subjectaccessreviews", "selfsubjectaccessreviews", "localsubjectaccessreviews", "selfsubjectrulesreviews"]
     };
+    ONLY = { connect: "CONNECT", created: "CREATE", updated: "UPDATE", writes: void 0, nothing: void 0 };
     verb = (items) => new Set(items).size === 1 ? "is" : "are";
     REACHABILITY = memoKey("reachability per webhook");
   }
@@ -39714,7 +40151,7 @@ function computeSystemWrites(discovery) {
           writes.push({ group, version: version2, resource, subresource: "", operation });
         const served3 = discovery.resource(group, version2, resource);
         for (const subresource of served3?.subresources ?? []) {
-          if (served3?.connect.has(subresource) || READ_ONLY_SUBRESOURCES.has(subresource) || PEOPLES_SUBRESOURCES.has(subresource))
+          if (served3?.connect.has(subresource) || READ_ONLY_SUBRESOURCES2.has(subresource) || PEOPLES_SUBRESOURCES.has(subresource))
             continue;
           writes.push({ group, version: version2, resource, subresource, operation: CREATE_SUBRESOURCES.has(subresource) ? "CREATE" : "UPDATE" });
         }
@@ -39889,7 +40326,7 @@ function timeoutReportedElsewhere(object, interception, written, run2) {
 function unexcludedNote(requirement) {
   return requirement === void 0 ? "" : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
 }
-var CREATE_SUBRESOURCES, READ_ONLY_SUBRESOURCES, FIRST, names, POLICY_HELP, POLICY_DENIES_HELP, CRITICAL_RESOURCES, LONG_TIMEOUT, LEASE_TIMEOUT_SECONDS, POD_TIMEOUT_SECONDS, WEBHOOK_FIX, rule5;
+var READ_ONLY_SUBRESOURCES2, FIRST, names, POLICY_HELP, POLICY_DENIES_HELP, CRITICAL_RESOURCES, LONG_TIMEOUT, LEASE_TIMEOUT_SECONDS, POD_TIMEOUT_SECONDS, WEBHOOK_FIX, rule5;
 var init_matches_kube_system = __esm({
   "dist/rules/matches-kube-system.js"() {
     "use strict";
@@ -39898,6 +40335,7 @@ var init_matches_kube_system = __esm({
     init_webhook_copies();
     init_kustomize_selectors();
     init_kube_system_resources();
+    init_candidates();
     init_kube_system_webhooks();
     init_critical_targets();
     init_reachability();
@@ -39912,8 +40350,7 @@ var init_matches_kube_system = __esm({
     init_rule();
     init_library();
     init_list();
-    CREATE_SUBRESOURCES = /* @__PURE__ */ new Set(["binding", "eviction", "token"]);
-    READ_ONLY_SUBRESOURCES = /* @__PURE__ */ new Set(["log"]);
+    READ_ONLY_SUBRESOURCES2 = /* @__PURE__ */ new Set(["log"]);
     FIRST = ["pods", "leases"];
     names = (list3, value) => (list3 ?? []).some((entry) => entry === "*" || entry === value);
     POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
@@ -40997,436 +41434,6 @@ var init_long_timeout = __esm({
   }
 });
 
-// dist/src/match/candidates.js
-function compareNames(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function webhooksWithRules(objects2) {
-  return objects2.filter((object) => object.decodable).flatMap((object) => webhooksOf(object).filter((entry) => (entry.webhook.rules ?? []).length > 0).map((entry) => ({ object, entry })));
-}
-function inCallingOrder(hooks) {
-  const sorted = hooks.map((hook, i) => ({ hook, i })).sort((a, b) => Number(!a.hook.entry.mutating) - Number(!b.hook.entry.mutating) || compareNames(a.hook.object.name ?? "", b.hook.object.name ?? "") || a.i - b.i);
-  sorted.forEach(({ hook }, order) => {
-    hook.order = order;
-  });
-  for (let start = 0; start < sorted.length; ) {
-    const first = sorted[start].hook;
-    let end = start + 1;
-    let objects2 = 1;
-    while (end < sorted.length) {
-      const hook = sorted[end].hook;
-      if (hook.object.kind !== first.object.kind || (hook.object.name ?? "") !== (first.object.name ?? ""))
-        break;
-      if (hook.object !== sorted[end - 1].hook.object)
-        objects2++;
-      end++;
-    }
-    for (let k = start; k < end; k++)
-      sorted[k].hook.alternative = objects2 > 1;
-    start = end;
-  }
-  return sorted.map(({ hook }) => hook);
-}
-function operationsFor(subresource, connect2) {
-  if (subresource === "")
-    return ["CREATE", "UPDATE", "DELETE"];
-  if (connect2.has(subresource))
-    return ["CONNECT"];
-  if (READ_ONLY_SUBRESOURCES2.has(subresource))
-    return [];
-  return CREATE_SUBRESOURCES2.has(subresource) ? ["CREATE"] : ["UPDATE"];
-}
-function candidateRequests(hooks, discovery) {
-  const requests2 = [];
-  const seen = /* @__PURE__ */ new Set();
-  const add2 = (request3) => {
-    const key2 = [request3.operation, request3.group, request3.version, request3.resource, request3.subresource, request3.scope].join("\0");
-    if (seen.has(key2))
-      return;
-    seen.add(key2);
-    requests2.push(request3);
-  };
-  const scopeOf = (group, resource, namespaced) => group === "" && resource === "namespaces" ? "namespace" : namespaced ? "namespaced" : "cluster";
-  for (const info of discovery.allResources()) {
-    for (const subresource of ["", ...info.subresources]) {
-      for (const operation of operationsFor(subresource, info.connect)) {
-        add2({ operation, group: info.group, version: info.version, resource: info.resource, subresource, scope: scopeOf(info.group, info.resource, info.namespaced) });
-      }
-    }
-  }
-  for (const hook of hooks) {
-    for (const rule46 of hook.entry.webhook.rules ?? []) {
-      if (rule46 === null)
-        continue;
-      for (const group of rule46.apiGroups ?? []) {
-        for (const version2 of (rule46.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
-          if (group === "*")
-            continue;
-          for (const entry of rule46.resources ?? []) {
-            const slash = entry.indexOf("/");
-            const resource = slash < 0 ? entry : entry.slice(0, slash);
-            const subresource = slash < 0 ? "" : entry.slice(slash + 1);
-            if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
-              continue;
-            for (const operation of rule46.operations ?? []) {
-              const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
-              for (const op of operations) {
-                for (const scope of ["namespaced", "cluster"])
-                  add2({ operation: op, group, version: version2, resource, subresource, scope });
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  return requests2;
-}
-function signatureOf(value, fallback) {
-  try {
-    return JSON.stringify(value) ?? fallback;
-  } catch {
-    return fallback;
-  }
-}
-function ruleTable(hooks) {
-  const ids = /* @__PURE__ */ new Map();
-  const rules2 = [];
-  const written = [];
-  const hooksOf = [];
-  const ruleIds = [];
-  const start = new Int32Array(hooks.length + 1);
-  const equivalent = new Uint8Array(hooks.length);
-  hooks.forEach((hook, position2) => {
-    const { webhook } = hook.entry;
-    start[position2] = ruleIds.length;
-    equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
-    const compiled4 = compiledRules(webhook.rules ?? []);
-    for (let k = 0; k < compiled4.length; k++) {
-      const rule46 = compiled4[k];
-      if (rule46 === null) {
-        ruleIds.push(-1);
-        continue;
-      }
-      let id = ids.get(rule46.key);
-      if (id === void 0) {
-        id = rules2.length;
-        ids.set(rule46.key, id);
-        rules2.push(rule46);
-        written.push(webhook.rules[k]);
-        hooksOf.push([]);
-      }
-      const of = hooksOf[id];
-      if (of[of.length - 1] !== position2)
-        of.push(position2);
-      ruleIds.push(id);
-    }
-  });
-  start[hooks.length] = ruleIds.length;
-  const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule46, id) => {
-    const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule46.apiGroups ?? [];
-    const operations = rule46.operations ?? [];
-    const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule46.resources ?? []) {
-      const slash = entry.indexOf("/");
-      resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
-    }
-    if (apiGroups.length * resources.size * operations.length > MAX_INDEX_KEYS_PER_RULE)
-      keys.add(indexKey("*", "*", "*", "*"));
-    else
-      for (const group of apiGroups)
-        for (const [resource, subresource] of resources.values())
-          for (const operation of operations)
-            keys.add(indexKey(group, resource, subresource, operation));
-    for (const key2 of keys) {
-      const bucket = buckets.get(key2);
-      if (bucket === void 0)
-        buckets.set(key2, [id]);
-      else
-        bucket.push(id);
-    }
-  });
-  const either = (value) => value === "*" ? ["*"] : [value, "*"];
-  return {
-    rules: rules2,
-    hooksOf,
-    ruleIds: Int32Array.from(ruleIds),
-    start,
-    equivalent,
-    lookup({ group, resource, subresource, operation }) {
-      const lists = [];
-      for (const g of either(group))
-        for (const r of either(resource))
-          for (const sub of either(subresource))
-            for (const o of either(operation)) {
-              const bucket = buckets.get(indexKey(g, r, sub, o));
-              if (bucket !== void 0)
-                lists.push(bucket);
-            }
-      if (lists.length <= 1)
-        return lists[0] ?? [];
-      return [...new Set(lists.flat())].sort((a, b) => a - b);
-    }
-  };
-}
-function* candidateMatches(hooks, context, options = {}) {
-  if (hooks.length < 2)
-    return;
-  const namespaces = [.../* @__PURE__ */ new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];
-  const labelsOf = new Map(namespaces.map((name) => [name, namespaceLabels(context, name)]));
-  const table2 = ruleTable(hooks);
-  const orderOf = Int32Array.from(hooks, (hook) => hook.order);
-  const selectorIds = /* @__PURE__ */ new Map();
-  const selectorWebhooks = [];
-  const selectorOf = Int32Array.from(hooks, (hook, position2) => {
-    const { webhook } = hook.entry;
-    const signature = signatureOf([webhook.namespaceSelector ?? null, webhook.objectSelector ?? null], `\0${position2}`);
-    let id = selectorIds.get(signature);
-    if (id === void 0) {
-      id = selectorWebhooks.length;
-      selectorIds.set(signature, id);
-      selectorWebhooks.push(webhook);
-    }
-    return id;
-  });
-  const status = new Uint8Array(table2.rules.length);
-  const seen = new Uint8Array(hooks.length);
-  const shapes = /* @__PURE__ */ new Set();
-  for (const base of candidateRequests(hooks, context.discovery)) {
-    if (options.requests !== void 0 && !options.requests(base))
-      continue;
-    if (isExemptRequest(base.group, base.resource))
-      continue;
-    const tried = table2.lookup(base);
-    if (tried.length === 0)
-      continue;
-    const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
-    let equivalents;
-    for (const id of tried) {
-      const rule46 = table2.rules[id];
-      if (compiledRuleMatches(rule46, probe2))
-        status[id] = 1;
-      else {
-        equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule46, candidate)) ? 2 : 0;
-      }
-    }
-    const candidates2 = [];
-    for (const id of tried) {
-      if (status[id] === 0)
-        continue;
-      for (const position2 of table2.hooksOf[id]) {
-        if (seen[position2] === 1)
-          continue;
-        seen[position2] = 1;
-        let exact = false;
-        let viaEquivalent = false;
-        for (let k = table2.start[position2]; k < table2.start[position2 + 1]; k++) {
-          const ruleId = table2.ruleIds[k];
-          if (ruleId < 0)
-            continue;
-          if (status[ruleId] === 1)
-            exact = true;
-          else if (status[ruleId] === 2)
-            viaEquivalent = true;
-        }
-        if (exact || viaEquivalent && table2.equivalent[position2] === 1)
-          candidates2.push(position2);
-      }
-    }
-    for (const id of tried) {
-      status[id] = 0;
-      for (const position2 of table2.hooksOf[id])
-        seen[position2] = 0;
-    }
-    if (candidates2.length < 2)
-      continue;
-    candidates2.sort((a, b) => orderOf[a] - orderOf[b] || a - b);
-    const shape = `${candidates2.map((position2) => orderOf[position2]).join(",")} ${base.operation} ${base.scope}`;
-    if (shapes.has(shape))
-      continue;
-    shapes.add(shape);
-    for (const namespace of base.scope === "cluster" ? [null] : namespaces) {
-      const nsLabels = namespace === null ? void 0 : labelsOf.get(namespace);
-      const request3 = {
-        ...base,
-        namespace,
-        ...nsLabels === void 0 ? {} : { namespaceLabels: nsLabels },
-        // Object labels are unknown (any objectSelector may match), except a Namespace's own.
-        ...objectLabelsFor(base.operation, base.scope === "namespace" ? nsLabels : void 0)
-      };
-      const outcomes2 = /* @__PURE__ */ new Map();
-      const sure2 = [];
-      const open2 = [];
-      for (const position2 of candidates2) {
-        const id = selectorOf[position2];
-        let outcome = outcomes2.get(id);
-        if (outcome === void 0) {
-          outcome = selectorsOutcome(selectorWebhooks[id], request3, ANY_RULE);
-          outcomes2.set(id, outcome);
-        }
-        if (outcome.called === false)
-          continue;
-        if (outcome.called === "unknown" && outcome.unknown === "object-labels")
-          open2.push(hooks[position2]);
-        else
-          sure2.push(hooks[position2]);
-      }
-      if (sure2.length + open2.length < 2)
-        continue;
-      yield { request: base, namespace, sure: sure2, open: open2 };
-    }
-  }
-}
-function coCalledSets(sure2, open2) {
-  const all = [[...sure2, ...open2]];
-  if (open2.length < 2)
-    return all;
-  const readers = /* @__PURE__ */ new Map();
-  const values = /* @__PURE__ */ new Map();
-  for (const hook of open2) {
-    const selector = hook.entry.webhook.objectSelector ?? {};
-    for (const [key2, value] of Object.entries(selector.matchLabels ?? {})) {
-      readers.set(key2, (readers.get(key2) ?? /* @__PURE__ */ new Set()).add(hook));
-      values.set(key2, (values.get(key2) ?? /* @__PURE__ */ new Set()).add(value ?? ""));
-    }
-    for (const requirement of selector.matchExpressions ?? []) {
-      if (requirement === null || typeof requirement.key !== "string")
-        continue;
-      readers.set(requirement.key, (readers.get(requirement.key) ?? /* @__PURE__ */ new Set()).add(hook));
-      const known = values.get(requirement.key) ?? /* @__PURE__ */ new Set();
-      for (const value of requirement.values ?? [])
-        known.add(value);
-      values.set(requirement.key, known);
-    }
-  }
-  const contested = [...readers.entries()].filter(([, hooks]) => hooks.size >= 2).map(([key2]) => key2);
-  if (contested.length === 0)
-    return all;
-  const choices = contested.map((key2) => {
-    const named = [...values.get(key2) ?? []];
-    let other = "other";
-    while (named.includes(other))
-      other += "-";
-    return [void 0, ...named, other];
-  });
-  if (choices.reduce((product, options) => product * options.length, 1) > MAX_LABEL_COMBINATIONS)
-    return all;
-  const contestedSet = new Set(contested);
-  const restricted = open2.map((hook) => {
-    const selector = hook.entry.webhook.objectSelector ?? {};
-    return {
-      hook,
-      selector: {
-        matchLabels: Object.fromEntries(Object.entries(selector.matchLabels ?? {}).filter(([key2]) => contestedSet.has(key2))),
-        matchExpressions: (selector.matchExpressions ?? []).filter((requirement) => requirement !== null && contestedSet.has(requirement.key))
-      }
-    };
-  });
-  const sets = [];
-  const labels = {};
-  const visit7 = (i) => {
-    if (i === contested.length) {
-      sets.push([...sure2, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
-      return;
-    }
-    for (const value of choices[i]) {
-      if (value === void 0)
-        delete labels[contested[i]];
-      else
-        labels[contested[i]] = value;
-      visit7(i + 1);
-    }
-    delete labels[contested[i]];
-  };
-  visit7(0);
-  return sets;
-}
-function withoutAlternatives(called, weight) {
-  if (called.every((hook) => hook.alternative === false))
-    return [...called].sort((a, b) => a.order - b.order);
-  const byObject = /* @__PURE__ */ new Map();
-  for (const hook of called) {
-    const hooks = byObject.get(hook.object);
-    if (hooks === void 0)
-      byObject.set(hook.object, [hook]);
-    else
-      hooks.push(hook);
-  }
-  const byConfiguration = /* @__PURE__ */ new Map();
-  for (const object of byObject.keys()) {
-    const key2 = `${object.kind}\0${object.name ?? ""}`;
-    const objects2 = byConfiguration.get(key2);
-    if (objects2 === void 0)
-      byConfiguration.set(key2, [object]);
-    else
-      objects2.push(object);
-  }
-  const dropped = /* @__PURE__ */ new Set();
-  for (const objects2 of byConfiguration.values()) {
-    if (objects2.length < 2)
-      continue;
-    let best;
-    let bestWeight = -Infinity;
-    for (const object of objects2) {
-      const w = weight(byObject.get(object));
-      if (w > bestWeight) {
-        best = object;
-        bestWeight = w;
-      }
-    }
-    for (const object of objects2)
-      if (object !== best)
-        dropped.add(object);
-  }
-  const kept = dropped.size === 0 ? [...called] : called.filter((hook) => !dropped.has(hook.object));
-  return kept.sort((a, b) => a.order - b.order);
-}
-function maximalSets(sets) {
-  const members = /* @__PURE__ */ new Map();
-  const membersOf = (set) => {
-    let found = members.get(set);
-    if (found === void 0) {
-      found = new Set(set.hooks);
-      members.set(set, found);
-    }
-    return found;
-  };
-  return sets.filter((set) => !sets.some((other) => {
-    if (other === set || other.hooks.length <= set.hooks.length)
-      return false;
-    const larger = membersOf(other);
-    return set.hooks.every((hook) => larger.has(hook));
-  }));
-}
-function describeRequest(request3, namespace) {
-  const resource = `${request3.resource}${request3.subresource ? `/${request3.subresource}` : ""}`;
-  const group = request3.group === "" ? request3.version : `${request3.group}/${request3.version}`;
-  const where2 = namespace === null ? "" : namespace === UNLABELLED_NAMESPACE ? " in an unlabelled namespace" : ` in namespace ${namespace}`;
-  return `${request3.operation} ${resource} (${group})${where2}`;
-}
-var UNLABELLED_NAMESPACE, MAX_NAMESPACES, MAX_LABEL_COMBINATIONS, CREATE_SUBRESOURCES2, READ_ONLY_SUBRESOURCES2, MAX_INDEX_KEYS_PER_RULE, indexKey, ANY_RULE;
-var init_candidates = __esm({
-  "dist/src/match/candidates.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_webhooks();
-    init_namespaces();
-    init_request();
-    init_selector();
-    UNLABELLED_NAMESPACE = "unlabelled-namespace";
-    MAX_NAMESPACES = 100;
-    MAX_LABEL_COMBINATIONS = 4096;
-    CREATE_SUBRESOURCES2 = /* @__PURE__ */ new Set(["binding", "eviction", "token"]);
-    READ_ONLY_SUBRESOURCES2 = /* @__PURE__ */ new Set(["log"]);
-    MAX_INDEX_KEYS_PER_RULE = 64;
-    indexKey = (group, resource, subresource, operation) => `${group}\0${resource}\0${subresource}\0${operation}`;
-    ANY_RULE = { rule: 0, equivalent: null };
-  }
-});
-
 // dist/rules/timeout-budget.js
 function collectHooks(objects2) {
   const accepted = objects2.filter((object) => object.decodable && !webhooksOf(object).some(({ webhook }) => typeof webhook.timeoutSeconds === "number" && (webhook.timeoutSeconds < MIN_TIMEOUT_SECONDS || webhook.timeoutSeconds > MAX_TIMEOUT_SECONDS)));
@@ -42413,7 +42420,7 @@ var init_unreachable_rule = __esm({
           objectSelector: 'webhook "{{webhook}}" has an objectSelector, but its rules only match CONNECT, which carries no object labels: it is never called',
           objectSelectorSome: 'webhook "{{webhook}}" has an objectSelector, which never matches CONNECT requests: its CONNECT-only {{rules}} {{call}} it'
         },
-        help: "Only the exec, attach, portforward and proxy subresources accept CONNECT, and CONNECT requests carry no object labels for an objectSelector; reads (pods/log) never reach admission; the API server never sends admission configuration objects (webhook configurations, admission policies and their bindings) to webhooks, nor, from Kubernetes 1.37, the virtual authentication and authorization reviews. Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules."
+        help: "Only the exec, attach, portforward and proxy subresources accept CONNECT, and CONNECT requests carry no object labels for an objectSelector; reads (pods/log) never reach admission; the other subresources are created (binding, eviction, token) or updated (status, scale, ephemeralcontainers), never deleted; the API server never sends admission configuration objects (webhook configurations, admission policies and their bindings) to webhooks, nor, from Kubernetes 1.37, the virtual authentication and authorization reviews. Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules."
       },
       create(run2) {
         return {
@@ -72664,4 +72671,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 5ba24abcd8c20fdddf13dbd8fcab46ae8fb8aefef8a1324fd38f683d4ca2835f
+//# admission-lint-build 82f3ba1151ee805b032937a160d9024ef033b65d7c09f9d77791e3df1484630a

@@ -26,7 +26,7 @@ export const MAX_NAMESPACES = 100;
 export const MAX_LABEL_COMBINATIONS = 4096;
 
 /** Subresources written with CREATE; other subresources (but the CONNECT and read-only ones) are updated. */
-const CREATE_SUBRESOURCES = new Set(['binding', 'eviction', 'token']);
+export const CREATE_SUBRESOURCES: ReadonlySet<string> = new Set(['binding', 'eviction', 'token']);
 /** Subresources that are only read (GET), which never reach admission. */
 const READ_ONLY_SUBRESOURCES = new Set(['log']);
 

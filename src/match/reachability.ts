@@ -14,6 +14,7 @@ import { formatKubeVersion, isAtLeast, type KubeVersion } from '../kube/version.
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import type { RuleWithOperations, Webhook } from '../model/types.js';
 import { isFragment, type WebhookEntry } from '../model/webhooks.js';
+import { CREATE_SUBRESOURCES } from './candidates.js';
 import { isExemptRequest, ruleMatches } from './request.js';
 import { isEmptySelector } from './selector.js';
 import { allGroupsKnown, entryTargets, splitEntry, type EntryTarget } from './targets.js';
@@ -83,19 +84,29 @@ function isConnectOnly(rule: Readonly<RuleWithOperations>): boolean {
   return operations.length > 0 && operations.every((operation) => operation === 'CONNECT');
 }
 
-/** What a target receives: CONNECT only (exec, attach, portforward, proxy), nothing (read-only: pods/log), or writes. */
-type Accepts = 'connect' | 'nothing' | 'writes';
+/**
+ * What a target receives: CONNECT only (exec, attach, portforward, proxy), nothing (read-only:
+ * pods/log), CREATE only (a subresource that is created: binding, eviction, token), UPDATE only
+ * (the other subresources: status, scale, ephemeralcontainers, resize, approval, finalize), or
+ * every write (the resource itself). A subresource's requests are never DELETE.
+ */
+type Accepts = 'connect' | 'nothing' | 'created' | 'updated' | 'writes';
 
 function accepts(target: EntryTarget): Accepts {
   if (target.info.connect.has(target.subresource)) return 'connect';
   if (target.info.readOnly.has(target.subresource)) return 'nothing';
-  return 'writes';
+  if (target.subresource === '') return 'writes';
+  return CREATE_SUBRESOURCES.has(target.subresource) ? 'created' : 'updated';
 }
+
+/** The one operation a target of each kind receives (undefined: several, or none). */
+const ONLY: Readonly<Record<Accepts, string | undefined>> = { connect: 'CONNECT', created: 'CREATE', updated: 'UPDATE', writes: undefined, nothing: undefined };
 
 function reaches(target: EntryTarget, operations: readonly string[]): boolean {
   const kind = accepts(target);
   if (kind === 'nothing') return false;
-  return operations.some((operation) => operation === '*' || (kind === 'connect' ? operation === 'CONNECT' : operation !== 'CONNECT'));
+  const only = ONLY[kind];
+  return operations.some((operation) => operation === '*' || (only !== undefined ? operation === only : operation !== 'CONNECT'));
 }
 
 function list(items: readonly string[]): string {
@@ -110,7 +121,9 @@ function whyNot(targets: readonly EntryTarget[]): string {
   const kinds = new Set(targets.map(accepts));
   if (kinds.size === 1 && kinds.has('nothing')) return 'is only read, and reads never reach admission';
   if (kinds.size === 1 && kinds.has('connect')) return 'receives only CONNECT';
-  return 'receives only CONNECT or reads';
+  if (kinds.size === 1 && kinds.has('created')) return 'receives only CREATE';
+  if (kinds.size === 1 && kinds.has('updated')) return 'receives only UPDATE';
+  return [...kinds].every((kind) => kind === 'connect' || kind === 'nothing') ? 'receives only CONNECT or reads' : 'receives other operations';
 }
 
 interface RuleResult {
@@ -136,7 +149,9 @@ function unambiguousTargets(discovery: Discovery, entry: string | null): EntryTa
     .filter((info) => info.resource === resource && info.subresources.has(subresource))
     .map((info) => ({ info, subresource }));
   if (targets.length === 0) return undefined;
-  if (targets.some((target) => accepts(target) === 'writes')) return undefined;
+  // (An aggregated API server may serve a subresource of the same name with other writes: only
+  // CONNECT-only and read-only names are judged here.)
+  if (targets.some((target) => accepts(target) !== 'connect' && accepts(target) !== 'nothing')) return undefined;
   return targets;
 }
 
@@ -164,8 +179,7 @@ function checkOperations(rule: Readonly<RuleWithOperations>, path: FieldPath, we
   const written = [...new Set(operations)].join(', ');
   if (whole) {
     const names = without.map((e) => e.entry);
-    const why = new Set(without.map(({ targets }) => whyNot(targets)));
-    const reason = why.size === 1 ? [...why][0]! : 'receives only CONNECT or reads';
+    const reason = whyNot(without.flatMap(({ targets }) => targets));
     unreachable.push({
       reason: 'operations',
       path: [...path, 'operations'],
@@ -175,8 +189,7 @@ function checkOperations(rule: Readonly<RuleWithOperations>, path: FieldPath, we
   }
   // One finding per rule, at its first such entry, naming them all: they share one cause.
   const names = without.map((e) => e.entry);
-  const why = new Set(without.map(({ targets }) => whyNot(targets)));
-  const reason = why.size === 1 ? [...why][0]! : 'receives only CONNECT or reads';
+  const reason = whyNot(without.flatMap(({ targets }) => targets));
   unreachable.push({
     reason: 'operationsEntry',
     path: [...path, 'resources', without[0]!.k],
