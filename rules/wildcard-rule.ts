@@ -40,6 +40,8 @@ export const rule = defineObjectRule({
     id: 'wildcard-rule',
     title: 'A Fail webhook matches every resource or API group',
     severity: 'warning',
+    // Whom it intercepts: nothing, where no request reaches the webhook (unreachable-rule says so).
+    aboutCalls: true,
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       wildcard:

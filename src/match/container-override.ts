@@ -26,10 +26,8 @@ import { evaluateValue } from '../cel/evaluate.js';
 import { loadCelSync } from '../cel/library.js';
 import type { PolicyObject } from '../model/objects.js';
 import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
-import type { LabelSelector } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { policyIndexOf } from './bindings.js';
-import { isEmptySelector } from './selector.js';
 import type { Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
@@ -250,10 +248,13 @@ function readsSecurityContext(object: PolicyObject): boolean {
   return JSON.stringify([spec?.validations ?? [], spec?.variables ?? [], spec?.matchConditions ?? []]).includes('securityContext');
 }
 
-/** A MutatingAdmissionPolicy's mutations name securityContext and the containers list (`spec.containers`, not initContainers): it may set a container's own value. */
-function mayWriteContainersSecurityContext(object: PolicyObject): boolean {
+/**
+ * A MutatingAdmissionPolicy's mutations name the field and the containers list (`spec.containers`,
+ * not initContainers): it may set a container's own value of it.
+ */
+function mayWriteContainersField(object: PolicyObject, field: OverridableField): boolean {
   const source = JSON.stringify((policySpec(object) as { mutations?: unknown } | undefined)?.mutations ?? []);
-  return source.includes('securityContext') && /\bcontainers\b/.test(source);
+  return source.includes(field.path[0]!) && /\bcontainers\b/.test(source);
 }
 
 /**
@@ -325,9 +326,9 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
       for (const override of field.overrides) {
         for (const base0 of BASES) {
           const base = without(base0, override.unset);
-          const spec = (podLevel: unknown, overridden: boolean): Record<string, unknown> =>
+          const specAt = (podLevel: unknown, overridden: boolean): Record<string, unknown> =>
             podSpec(withValue(base.pod, field.path, podLevel), overridden ? { ...base.container, ...override.container } : base.container === undefined ? undefined : { ...base.container }, base.containerFields);
-          const at = (podLevel: unknown, overridden: boolean) => judged(object, contextOf(kind, objectOf(kind, spec(podLevel, overridden))), meter);
+          const at = (podLevel: unknown, overridden: boolean) => judged(object, contextOf(kind, objectOf(kind, specAt(podLevel, overridden))), meter);
           const refused = at(field.bad, false);
           if (!Array.isArray(refused) || refused.some((value, index) => telling[index] && value === undefined)) continue;
           const checking = refused.findIndex((value, index) => telling[index] && value === false);
@@ -349,7 +350,7 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
           const stillAdmitted = (result: boolean | undefined, index: number): boolean =>
             telling[index] ? result === true : result !== undefined && result === passing[index] && (result || unmetByAnyPod(index));
           if (!Array.isArray(overridden) || !overridden.every(stillAdmitted)) continue;
-          if (coveredElsewhere(object, run, kind, spec(good, false), spec(good, true), meter)) break search;
+          if (coveredElsewhere(object, run, kind, field, specAt(good, false), specAt(good, true), meter)) break search;
           found.push({ validation: checking, field: name, bad: field.bad, kind: kind.kind });
           break search;
         }
@@ -362,20 +363,20 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
 /**
  * Whether something else of the run keeps the overridden container out wherever the policy
  * applies: another ValidatingAdmissionPolicy that surely sees the request and refuses it
- * (refusesOverride), a MutatingAdmissionPolicy that surely sees it and may write the containers'
- * securityContext, or a validating webhook called on it (its code is not seen). For a workload,
+ * (refusesOverride), a MutatingAdmissionPolicy that surely sees it and may write the field of
+ * the containers, or a validating webhook called on it (its code is not seen). For a workload,
  * the Pods its controller creates from the template are asked too (owned, labelled, created by
  * the controller's service account), of every policy, this one included: one that refuses them
  * lets no such container run.
  */
-function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind, passing: Record<string, unknown>, overridden: Record<string, unknown>, meter: Meter): boolean {
-  const where = selectorsOf(object, run);
+function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind, field: OverridableField, passing: Record<string, unknown>, overridden: Record<string, unknown>, meter: Meter): boolean {
+  const where = reachOf(object, run);
   const covered = (on: PodSpecKind, self: boolean, good: Record<string, unknown>, bad: Record<string, unknown>): boolean => {
     const request = requestOf(on);
     if (validatingWebhookSees(run, request)) return true;
     return run.policies.some((other) => {
-      if ((other === object && !self) || !other.decodable || !policySeesRequest(other, run, request) || !appliesWherever(selectorsOf(other, run), where)) return false;
-      if (other.kind === 'MutatingAdmissionPolicy') return mayWriteContainersSecurityContext(other);
+      if ((other === object && !self) || !other.decodable || !policySeesRequest(other, run, request) || !appliesWherever(reachOf(other, run), where)) return false;
+      if (other.kind === 'MutatingAdmissionPolicy') return mayWriteContainersField(other, field);
       return other.kind === 'ValidatingAdmissionPolicy' && refusesOverride(other, good, bad, meter);
     });
   };
@@ -385,34 +386,83 @@ function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind
   return covered(POD_KIND, true, contextOf(POD_KIND, controllersPod(passing), controller), contextOf(POD_KIND, controllersPod(overridden), controller));
 }
 
+/** One requirement of a selector, on a namespace's labels or the object's. */
+interface Requirement {
+  readonly on: 'namespace' | 'object';
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  readonly values: ReadonlySet<string>;
+}
+
+/** A selector's requirements (matchLabels as `In` of one value), or undefined when it is not one the API server reads. */
+function requirementsOf(selector: unknown, on: Requirement['on']): Requirement[] | undefined {
+  if (selector == null) return [];
+  if (!isRecord(selector)) return undefined;
+  const out: Requirement[] = [];
+  const { matchLabels, matchExpressions } = selector;
+  if (matchLabels != null) {
+    if (!isRecord(matchLabels)) return undefined;
+    for (const [key, value] of Object.entries(matchLabels)) {
+      if (typeof value !== 'string') return undefined;
+      out.push({ on, key, operator: 'In', values: new Set([value]) });
+    }
+  }
+  if (matchExpressions != null) {
+    if (!Array.isArray(matchExpressions)) return undefined;
+    for (const requirement of matchExpressions) {
+      if (!isRecord(requirement) || typeof requirement.key !== 'string') return undefined;
+      const { operator, values } = requirement;
+      if (operator !== 'In' && operator !== 'NotIn' && operator !== 'Exists' && operator !== 'DoesNotExist') return undefined;
+      if (values != null && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) return undefined;
+      out.push({ on, key: requirement.key, operator, values: new Set((values ?? []) as string[]) });
+    }
+  }
+  return out;
+}
+
 /**
- * Where a policy applies, by its selectors: its matchConstraints' namespaceSelector and
- * objectSelector, and each binding's that can reject (none known: the policy's alone). As JSON,
- * an empty selector as `{}`.
+ * Where a policy applies, by its selectors: for each binding that can reject (none in the run:
+ * the policy alone), the requirements of the policy's matchConstraints and the binding's
+ * matchResources together. Undefined when a selector is not one the API server reads.
  */
-function selectorsOf(object: PolicyObject, run: RunScope): { readonly policy: string; readonly bindings: readonly string[] | undefined } {
-  const selector = (value: unknown): string => (value == null || (isRecord(value) && isEmptySelector(value as LabelSelector)) ? '{}' : JSON.stringify(value));
+function reachOf(object: PolicyObject, run: RunScope): Requirement[][] | undefined {
   const constraints = policySpec(object)?.matchConstraints;
+  const own = [requirementsOf(constraints?.namespaceSelector, 'namespace'), requirementsOf(constraints?.objectSelector, 'object')];
   const bindings = policyIndexOf(run)
     .bindingsOf(object)
     .filter((binding) => binding.decodable && bindingCanReject(binding));
-  return {
-    policy: `${selector(constraints?.namespaceSelector)} ${selector(constraints?.objectSelector)}`,
-    bindings: bindings.length === 0 ? undefined : bindings.map((binding) => `${selector(bindingSpec(binding)?.matchResources?.namespaceSelector)} ${selector(bindingSpec(binding)?.matchResources?.objectSelector)}`),
-  };
+  const each = bindings.length === 0 ? [[[], []]] : bindings.map((binding) => [requirementsOf(bindingSpec(binding)?.matchResources?.namespaceSelector, 'namespace'), requirementsOf(bindingSpec(binding)?.matchResources?.objectSelector, 'object')]);
+  const sets = each.map((pair) => [...own, ...pair]);
+  return sets.some((parts) => parts.some((part) => part === undefined)) ? undefined : sets.map((parts) => parts.flat() as Requirement[]);
 }
 
-const EVERYWHERE = '{} {}';
+/** Whether every object and namespace that meets `given` meets `required` too. */
+function implied(required: Requirement, given: readonly Requirement[]): boolean {
+  const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].every((value) => b.has(value));
+  return given.some((each) => {
+    if (each.on !== required.on || each.key !== required.key) return false;
+    switch (required.operator) {
+      case 'Exists':
+        return each.operator === 'Exists' || (each.operator === 'In' && each.values.size > 0);
+      case 'DoesNotExist':
+        return each.operator === 'DoesNotExist';
+      case 'In':
+        return each.operator === 'In' && each.values.size > 0 && subset(each.values, required.values);
+      case 'NotIn':
+        return each.operator === 'DoesNotExist' || (each.operator === 'NotIn' && subset(required.values, each.values)) || (each.operator === 'In' && [...each.values].every((value) => !required.values.has(value)));
+    }
+  });
+}
 
 /**
- * Whether a policy with selectors `other` applies wherever one with `where` does: its own
- * selectors select everything or are the same, and so do one of its bindings' (or it has none in
- * the run).
+ * Whether a policy that applies where `other` says applies wherever one that applies where
+ * `where` says does: for each of the latter's requirement sets, one of the former's whose every
+ * requirement it implies (`NotIn [a]` where the other has `NotIn [a, b]`, a `matchLabels` entry as
+ * the same `In`, a selector of the policy or of its binding alike).
  */
-function appliesWherever(other: ReturnType<typeof selectorsOf>, where: ReturnType<typeof selectorsOf>): boolean {
-  if (other.policy !== EVERYWHERE && other.policy !== where.policy) return false;
-  if (other.bindings === undefined) return true;
-  return other.bindings.some((binding) => binding === EVERYWHERE || (where.bindings !== undefined && where.bindings.length > 0 && where.bindings.every((each) => each === binding)));
+function appliesWherever(other: Requirement[][] | undefined, where: Requirement[][] | undefined): boolean {
+  if (other === undefined || where === undefined) return false;
+  return where.every((given) => other.some((required) => required.every((requirement) => implied(requirement, given))));
 }
 
 function requestOf(kind: PodSpecKind): RequestAttributes {
