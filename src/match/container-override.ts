@@ -30,7 +30,7 @@ import { isRecord } from '../json.js';
 import { policyIndexOf } from './bindings.js';
 import type { Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
-import { policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
+import { bindingMatchesRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
 
 /**
  * What a container sets to get past a pod-level check, and the fields the made-up pod then
@@ -249,15 +249,6 @@ function readsSecurityContext(object: PolicyObject): boolean {
 }
 
 /**
- * A MutatingAdmissionPolicy's mutations name the field and the containers list (`spec.containers`,
- * not initContainers): it may set a container's own value of it.
- */
-function mayWriteContainersField(object: PolicyObject, field: OverridableField): boolean {
-  const source = JSON.stringify((policySpec(object) as { mutations?: unknown } | undefined)?.mutations ?? []);
-  return source.includes(field.path[0]!) && /\bcontainers\b/.test(source);
-}
-
-/**
  * For each validation: whether it may read the fields, itself or through the variables it reads
  * (a variable's own reads followed in order). One that does not (a label, resource limits) is met
  * by a real pod whatever its containers set.
@@ -350,7 +341,7 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
           const stillAdmitted = (result: boolean | undefined, index: number): boolean =>
             telling[index] ? result === true : result !== undefined && result === passing[index] && (result || unmetByAnyPod(index));
           if (!Array.isArray(overridden) || !overridden.every(stillAdmitted)) continue;
-          if (coveredElsewhere(object, run, kind, field, specAt(good, false), specAt(good, true), meter)) break search;
+          if (coveredElsewhere(object, run, kind, specAt(good, false), specAt(good, true), meter)) break search;
           found.push({ validation: checking, field: name, bad: field.bad, kind: kind.kind });
           break search;
         }
@@ -362,23 +353,29 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
 
 /**
  * Whether something else of the run keeps the overridden container out wherever the policy
- * applies: another ValidatingAdmissionPolicy that surely sees the request and refuses it
- * (refusesOverride), a MutatingAdmissionPolicy that surely sees it and may write the field of
- * the containers, or a validating webhook called on it (its code is not seen). For a workload,
+ * applies: another ValidatingAdmissionPolicy that surely sees the request (its selectors and
+ * matchConditions let in at least what this one's do) and refuses it (refusesOverride), or a
+ * validating webhook called on it (its code is not seen). What a mutating policy or webhook does
+ * to the container is not evaluated. For a workload,
  * the Pods its controller creates from the template are asked too (owned, labelled, created by
  * the controller's service account), of every policy, this one included: one that refuses them
  * lets no such container run.
  */
-function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind, field: OverridableField, passing: Record<string, unknown>, overridden: Record<string, unknown>, meter: Meter): boolean {
-  const where = reachOf(object, run);
+function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind, passing: Record<string, unknown>, overridden: Record<string, unknown>, meter: Meter): boolean {
+  const where = reachOf(object, run, requestOf(kind));
   const covered = (on: PodSpecKind, self: boolean, good: Record<string, unknown>, bad: Record<string, unknown>): boolean => {
     const request = requestOf(on);
     if (validatingWebhookSees(run, request)) return true;
-    return run.policies.some((other) => {
-      if ((other === object && !self) || !other.decodable || !policySeesRequest(other, run, request) || !appliesWherever(reachOf(other, run), where)) return false;
-      if (other.kind === 'MutatingAdmissionPolicy') return mayWriteContainersField(other, field);
-      return other.kind === 'ValidatingAdmissionPolicy' && refusesOverride(other, good, bad, meter);
-    });
+    return run.policies.some(
+      (other) =>
+        other.kind === 'ValidatingAdmissionPolicy' &&
+        (other !== object || self) &&
+        other.decodable &&
+        policySeesRequest(other, run, request) &&
+        appliesWherever(reachOf(other, run, request), where, on === kind) &&
+        conditionsWherever(other, object) &&
+        refusesOverride(other, good, bad, meter),
+    );
   };
   if (covered(kind, false, contextOf(kind, objectOf(kind, passing)), contextOf(kind, objectOf(kind, overridden)))) return true;
   if (kind === POD_KIND) return false;
@@ -414,6 +411,9 @@ function requirementsOf(selector: unknown, on: Requirement['on']): Requirement[]
       const { operator, values } = requirement;
       if (operator !== 'In' && operator !== 'NotIn' && operator !== 'Exists' && operator !== 'DoesNotExist') return undefined;
       if (values != null && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) return undefined;
+      // The API server requires values for In and NotIn and none for Exists and DoesNotExist.
+      const count = Array.isArray(values) ? values.length : 0;
+      if ((operator === 'In' || operator === 'NotIn') === (count === 0)) return undefined;
       out.push({ on, key: requirement.key, operator, values: new Set((values ?? []) as string[]) });
     }
   }
@@ -421,16 +421,16 @@ function requirementsOf(selector: unknown, on: Requirement['on']): Requirement[]
 }
 
 /**
- * Where a policy applies, by its selectors: for each binding that can reject (none in the run:
- * the policy alone), the requirements of the policy's matchConstraints and the binding's
+ * Where a policy applies to a request, by its selectors: for each binding that can reject and
+ * matches the request's resource (none in the run: the policy alone), the requirements of the policy's matchConstraints and the binding's
  * matchResources together. Undefined when a selector is not one the API server reads.
  */
-function reachOf(object: PolicyObject, run: RunScope): Requirement[][] | undefined {
+function reachOf(object: PolicyObject, run: RunScope, request: RequestAttributes): Requirement[][] | undefined {
   const constraints = policySpec(object)?.matchConstraints;
   const own = [requirementsOf(constraints?.namespaceSelector, 'namespace'), requirementsOf(constraints?.objectSelector, 'object')];
   const bindings = policyIndexOf(run)
     .bindingsOf(object)
-    .filter((binding) => binding.decodable && bindingCanReject(binding));
+    .filter((binding) => binding.decodable && bindingCanReject(binding) && bindingMatchesRequest(binding, request));
   const each = bindings.length === 0 ? [[[], []]] : bindings.map((binding) => [requirementsOf(bindingSpec(binding)?.matchResources?.namespaceSelector, 'namespace'), requirementsOf(bindingSpec(binding)?.matchResources?.objectSelector, 'object')]);
   const sets = each.map((pair) => [...own, ...pair]);
   return sets.some((parts) => parts.some((part) => part === undefined)) ? undefined : sets.map((parts) => parts.flat() as Requirement[]);
@@ -438,6 +438,8 @@ function reachOf(object: PolicyObject, run: RunScope): Requirement[][] | undefin
 
 /** Whether every object and namespace that meets `given` meets `required` too. */
 function implied(required: Requirement, given: readonly Requirement[]): boolean {
+  // Every Namespace has its name label (the API server sets it).
+  if (required.on === 'namespace' && required.key === 'kubernetes.io/metadata.name' && required.operator === 'Exists') return true;
   const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].every((value) => b.has(value));
   return given.some((each) => {
     if (each.on !== required.on || each.key !== required.key) return false;
@@ -460,9 +462,18 @@ function implied(required: Requirement, given: readonly Requirement[]): boolean 
  * requirement it implies (`NotIn [a]` where the other has `NotIn [a, b]`, a `matchLabels` entry as
  * the same `In`, a selector of the policy or of its binding alike).
  */
-function appliesWherever(other: Requirement[][] | undefined, where: Requirement[][] | undefined): boolean {
+function appliesWherever(other: Requirement[][] | undefined, where: Requirement[][] | undefined, sameObjects: boolean): boolean {
   if (other === undefined || where === undefined) return false;
-  return where.every((given) => other.some((required) => required.every((requirement) => implied(requirement, given))));
+  // This policy's objectSelector is on a workload's labels, the other's on its Pods': not compared.
+  const givens = sameObjects ? where : where.map((given) => given.filter((requirement) => requirement.on === 'namespace'));
+  return givens.every((given) => other.some((required) => required.every((requirement) => implied(requirement, given))));
+}
+
+/** Whether the other policy's matchConditions let in whatever this one's do: it has none, or each is one of this one's. */
+function conditionsWherever(other: PolicyObject, object: PolicyObject): boolean {
+  const conditions = (policy: PolicyObject): string[] => (Array.isArray(policySpec(policy)?.matchConditions) ? policySpec(policy)!.matchConditions! : []).map((condition) => text(condition?.expression).trim());
+  const own = new Set(conditions(object));
+  return conditions(other).every((expression) => own.has(expression));
 }
 
 function requestOf(kind: PodSpecKind): RequestAttributes {

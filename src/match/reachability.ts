@@ -44,6 +44,8 @@ export interface WebhookReachability {
   readonly unreachable: readonly Unreachable[];
   /** No request can reach the webhook: no rules, or every rule is unreachable. */
   readonly neverCalled: boolean;
+  /** The indexes of the rules no request reaches (every entry unreachable, or the rule as a whole). */
+  readonly deadRules: ReadonlySet<number>;
   /**
    * The webhook has no `rules` at all (absent or null): how controllers ship webhooks whose rules
    * they fill in at run time. Unlike a written `rules: []` or rules that cannot match, nothing in
@@ -282,10 +284,11 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
   // whose rules they fill in at run time. Either way no request reaches the webhook as written.
   if (!Array.isArray(rules) || rules.length === 0) {
     if (Array.isArray(rules)) unreachable.push({ reason: 'emptyRules', path: [...path, 'rules'], data: { webhook: label } });
-    return { unreachable, neverCalled: true, rulesAbsent: !Array.isArray(rules) };
+    return { unreachable, neverCalled: true, deadRules: new Set(), rulesAbsent: !Array.isArray(rules) };
   }
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly: number[] = [];
+  const deadRules = new Set<number>();
   let others = 0;
   rules.forEach((rule, j) => {
     if (rule === null || typeof rule !== 'object') {
@@ -294,7 +297,10 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
     }
     const result = checkRule(discovery, rule, [...path, 'rules', j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
-    if (result.dead) return;
+    if (result.dead) {
+      deadRules.add(j);
+      return;
+    }
     if (isConnectOnly(rule)) connectOnly.push(j);
     else others++;
   });
@@ -303,13 +309,13 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
     const at = [...path, 'objectSelector'];
     if (others === 0) {
       unreachable.push({ reason: 'objectSelector', path: at, data: { webhook: label } });
-      return { unreachable, neverCalled: true, rulesAbsent: false };
+      return { unreachable, neverCalled: true, deadRules, rulesAbsent: false };
     }
     const names = connectOnly.map((j) => `rules[${j}]`);
     const data = names.length === 1 ? { rules: `rule ${names[0]}`, call: 'never calls' } : { rules: `rules ${names.join(', ')}`, call: 'never call' };
     unreachable.push({ reason: 'objectSelectorSome', path: at, data: { webhook: label, ...data } });
   }
-  return { unreachable, neverCalled: connectOnly.length === 0 && others === 0, rulesAbsent: false };
+  return { unreachable, neverCalled: connectOnly.length === 0 && others === 0, deadRules, rulesAbsent: false };
 }
 
 /**

@@ -148,6 +148,11 @@ function conditionExcludes(expression: unknown, kind: 'validating.matchCondition
   return expr !== undefined && onRequest(expr, request) === false;
 }
 
+/** Whether a binding's matchResources match the request by its resource rules (none: every resource). */
+export function bindingMatchesRequest(binding: PolicyObject, request: RequestAttributes): boolean {
+  return matchResourcesRequest(bindingSpec(binding)?.matchResources, request, true);
+}
+
 /**
  * Whether a ValidatingAdmissionPolicy sees the request: its matchConstraints match it, no
  * matchCondition on the request's subresource or operation leaves it out, and, when the run holds
