@@ -30,7 +30,8 @@ import { isRecord } from '../json.js';
 import { policyIndexOf } from './bindings.js';
 import type { Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
-import { bindingMatchesRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
+import { bindingMatchesRequest, onRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
+import { parseExpression } from '../cel/check/index.js';
 
 /**
  * What a container sets to get past a pod-level check, and the fields the made-up pod then
@@ -60,7 +61,7 @@ interface OverridableField {
 const AS_ROOT: Override = { container: { runAsNonRoot: false, runAsUser: 0n }, unset: [] };
 const only = (container: Readonly<Record<string, unknown>>, unset: readonly string[] = []): Override => ({ container, unset });
 
-export const OVERRIDABLE_FIELDS: readonly OverridableField[] = [
+const OVERRIDABLE_FIELDS: readonly OverridableField[] = [
   { path: ['runAsNonRoot'], good: [true], bad: false, overrides: [AS_ROOT, only({ runAsNonRoot: false }, ['runAsUser'])] },
   { path: ['runAsUser'], good: [1000n, 65534n, 10001n], bad: 0n, overrides: [AS_ROOT, only({ runAsUser: 0n }, ['runAsNonRoot'])] },
   { path: ['runAsGroup'], good: [1000n, 65534n, 10001n], bad: 0n, overrides: [only({ runAsGroup: 0n })] },
@@ -280,12 +281,11 @@ function refusesOverride(other: PolicyObject, passing: Record<string, unknown>, 
   return before.some((value, index) => value === true && after[index] === false);
 }
 
-/** A way past a policy: the validation that checks the field at pod level, the field, and the kind it was shown on. */
+/** A way past a policy: the validation that checks the field at pod level, the field, and the value it refuses there. */
 export interface ContainerOverride {
   readonly validation: number;
   readonly field: string;
   readonly bad: unknown;
-  readonly kind: string;
 }
 
 const OVERRIDES = memoKey<Map<PolicyObject, readonly ContainerOverride[]>>('pod-level securityContext checks a container overrides, per policy');
@@ -342,7 +342,7 @@ function find(object: PolicyObject, run: RunScope): ContainerOverride[] {
             telling[index] ? result === true : result !== undefined && result === passing[index] && (result || unmetByAnyPod(index));
           if (!Array.isArray(overridden) || !overridden.every(stillAdmitted)) continue;
           if (coveredElsewhere(object, run, kind, specAt(good, false), specAt(good, true), meter)) break search;
-          found.push({ validation: checking, field: name, bad: field.bad, kind: kind.kind });
+          found.push({ validation: checking, field: name, bad: field.bad });
           break search;
         }
       }
@@ -373,7 +373,7 @@ function coveredElsewhere(object: PolicyObject, run: RunScope, kind: PodSpecKind
         other.decodable &&
         policySeesRequest(other, run, request) &&
         appliesWherever(reachOf(other, run, request), where, on === kind) &&
-        conditionsWherever(other, object) &&
+        conditionsWherever(other, object, request, on === kind, run) &&
         refusesOverride(other, good, bad, meter),
     );
   };
@@ -469,11 +469,38 @@ function appliesWherever(other: Requirement[][] | undefined, where: Requirement[
   return givens.every((given) => other.some((required) => required.every((requirement) => implied(requirement, given))));
 }
 
-/** Whether the other policy's matchConditions let in whatever this one's do: it has none, or each is one of this one's. */
-function conditionsWherever(other: PolicyObject, object: PolicyObject): boolean {
-  const conditions = (policy: PolicyObject): string[] => (Array.isArray(policySpec(policy)?.matchConditions) ? policySpec(policy)!.matchConditions! : []).map((condition) => text(condition?.expression).trim());
-  const own = new Set(conditions(object));
-  return conditions(other).every((expression) => own.has(expression));
+/**
+ * Whether the other policy's matchConditions let in whatever this one's do on `request`: each is
+ * true on every such request (`request.operation in ['CREATE', 'UPDATE']`), or is one of this
+ * policy's (the same text but for spaces outside its strings). On a workload's Pods (`sameObjects` false), one that
+ * reads the object does not count: this policy's reads the workload, the other's its Pods.
+ */
+function conditionsWherever(other: PolicyObject, object: PolicyObject, request: RequestAttributes, sameObjects: boolean, run: RunScope): boolean {
+  const conditions = (policy: PolicyObject): string[] => (Array.isArray(policySpec(policy)?.matchConditions) ? policySpec(policy)!.matchConditions! : []).map((condition) => text(condition?.expression));
+  const own = new Set(conditions(object).map(withoutSpaces));
+  return conditions(other).every((expression) => {
+    const parsed = expression.trim() === '' ? undefined : parseExpression(expression, 'validating.matchCondition', run.kubeVersion);
+    if (parsed !== undefined && onRequest(parsed, request) === true) return true;
+    return own.has(withoutSpaces(expression)) && (sameObjects || !/\b(?:object|oldObject)\b/.test(expression));
+  });
+}
+
+/** An expression without the spaces outside its string literals (`a != 'x'` and `a!='x'` alike), for comparing two. */
+function withoutSpaces(expression: string): string {
+  let out = '';
+  let quote = '';
+  for (let at = 0; at < expression.length; at++) {
+    const c = expression[at]!;
+    if (quote !== '') {
+      out += c;
+      if (c === '\\') out += expression[++at] ?? '';
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      out += c;
+    } else if (!/\s/.test(c)) out += c;
+  }
+  return out;
 }
 
 function requestOf(kind: PodSpecKind): RequestAttributes {

@@ -44,7 +44,7 @@ export interface WebhookReachability {
   readonly unreachable: readonly Unreachable[];
   /** No request can reach the webhook: no rules, or every rule is unreachable. */
   readonly neverCalled: boolean;
-  /** The indexes of the rules no request reaches (every entry unreachable, or the rule as a whole). */
+  /** The indexes of the rules no request reaches that unreachable-rule reports (every entry unreachable, or the rule as a whole). */
   readonly deadRules: ReadonlySet<number>;
   /**
    * The webhook has no `rules` at all (absent or null): how controllers ship webhooks whose rules
@@ -298,7 +298,9 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
     const result = checkRule(discovery, rule, [...path, 'rules', j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead) {
-      deadRules.add(j);
+      // Said dead by unreachable-rule (a rule dead for another reason, an unserved version, is
+      // another rule's to report, and stays judged elsewhere).
+      if (result.unreachable.length > 0) deadRules.add(j);
       return;
     }
     if (isConnectOnly(rule)) connectOnly.push(j);
