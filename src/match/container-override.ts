@@ -32,6 +32,7 @@ import type { Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { bindingMatchesRequest, onRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
 import { parseExpression } from '../cel/check/index.js';
+import { nodesOf, type Expr } from '../cel/check/ast.js';
 
 /**
  * What a container sets to get past a pod-level check, and the fields the made-up pod then
@@ -470,37 +471,44 @@ function appliesWherever(other: Requirement[][] | undefined, where: Requirement[
 }
 
 /**
- * Whether the other policy's matchConditions let in whatever this one's do on `request`: each is
- * true on every such request (`request.operation in ['CREATE', 'UPDATE']`), or is one of this
- * policy's (the same text but for spaces outside its strings). On a workload's Pods (`sameObjects` false), one that
- * reads the object does not count: this policy's reads the workload, the other's its Pods.
+ * Whether the other policy's matchConditions let in whatever this one's do: each is true on
+ * every request of the kind, created or updated (`request.operation in ['CREATE', 'UPDATE']`),
+ * or is one of this policy's (the same parsed expression). On a workload's Pods (`sameObjects`
+ * false) the same expression counts only when it reads nothing of the request but its namespace
+ * (or dryRun):
+ * this policy's reads the workload and a person's request, the other's the Pod and its
+ * controller's.
  */
 function conditionsWherever(other: PolicyObject, object: PolicyObject, request: RequestAttributes, sameObjects: boolean, run: RunScope): boolean {
-  const conditions = (policy: PolicyObject): string[] => (Array.isArray(policySpec(policy)?.matchConditions) ? policySpec(policy)!.matchConditions! : []).map((condition) => text(condition?.expression));
-  const own = new Set(conditions(object).map(withoutSpaces));
-  return conditions(other).every((expression) => {
-    const parsed = expression.trim() === '' ? undefined : parseExpression(expression, 'validating.matchCondition', run.kubeVersion);
-    if (parsed !== undefined && onRequest(parsed, request) === true) return true;
-    return own.has(withoutSpaces(expression)) && (sameObjects || !/\b(?:object|oldObject)\b/.test(expression));
+  const parsed = (policy: PolicyObject): (Expr | undefined)[] =>
+    (Array.isArray(policySpec(policy)?.matchConditions) ? policySpec(policy)!.matchConditions! : []).map((condition) => {
+      const source = text(condition?.expression);
+      return source.trim() === '' ? undefined : parseExpression(source, 'validating.matchCondition', run.kubeVersion);
+    });
+  const own = new Set(parsed(object).flatMap((expr) => (expr === undefined ? [] : [canonical(expr)])));
+  return parsed(other).every((expr) => {
+    if (expr === undefined) return false;
+    if (onRequest(expr, request) === true && onRequest(expr, { ...request, operation: 'UPDATE' }) === true) return true;
+    return own.has(canonical(expr)) && (sameObjects || readsOnlyNamespace(expr));
   });
 }
 
-/** An expression without the spaces outside its string literals (`a != 'x'` and `a!='x'` alike), for comparing two. */
-function withoutSpaces(expression: string): string {
-  let out = '';
-  let quote = '';
-  for (let at = 0; at < expression.length; at++) {
-    const c = expression[at]!;
-    if (quote !== '') {
-      out += c;
-      if (c === '\\') out += expression[++at] ?? '';
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      out += c;
-    } else if (!/\s/.test(c)) out += c;
-  }
-  return out;
+/** An expression's parse, without its positions: two that are written otherwise (spaces, comments) compare equal. */
+function canonical(expr: Expr): string {
+  return JSON.stringify(expr, (key, value: unknown) => (key === 'offset' ? undefined : typeof value === 'bigint' ? `${value}n` : value));
+}
+
+/** The variables of an admission expression; other names are a macro's loop variables. */
+const ADMISSION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'params', 'namespaceObject', 'authorizer', 'variables']);
+
+/** The fields of a request that a workload's request and its Pods' share (a dry run creates no Pods). */
+const SHARED_REQUEST_FIELDS: ReadonlySet<string> = new Set(['namespace', 'dryRun']);
+
+/** Whether an expression reads nothing of the request but its namespace and dryRun (and the namespace object). */
+function readsOnlyNamespace(expr: Expr): boolean {
+  const nodes = [...nodesOf(expr)];
+  const namespaceReads = new Set(nodes.flatMap((node) => (node.kind === 'select' && !node.testOnly && SHARED_REQUEST_FIELDS.has(node.field) && node.operand.kind === 'ident' && node.operand.name === 'request' ? [node.operand] : [])));
+  return nodes.every((node) => node.kind !== 'ident' || !ADMISSION_VARIABLES.has(node.name) || node.name === 'namespaceObject' || namespaceReads.has(node));
 }
 
 function requestOf(kind: PodSpecKind): RequestAttributes {
