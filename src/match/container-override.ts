@@ -32,7 +32,7 @@ import type { Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { bindingMatchesRequest, onRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
 import { parseExpression } from '../cel/check/index.js';
-import { nodesOf, type Expr } from '../cel/check/ast.js';
+import { children, type Expr } from '../cel/check/ast.js';
 
 /**
  * What a container sets to get past a pod-level check, and the fields the made-up pod then
@@ -472,7 +472,8 @@ function appliesWherever(other: Requirement[][] | undefined, where: Requirement[
 
 /**
  * Whether the other policy's matchConditions let in whatever this one's do: each is true on
- * every request of the kind, created or updated (`request.operation in ['CREATE', 'UPDATE']`),
+ * every request of the kind, created or updated (`request.operation in ['CREATE', 'UPDATE']`; on
+ * a workload's Pods, created),
  * or is one of this policy's (the same parsed expression). On a workload's Pods (`sameObjects`
  * false) the same expression counts only when it reads nothing of the request but its namespace
  * (or dryRun):
@@ -488,7 +489,8 @@ function conditionsWherever(other: PolicyObject, object: PolicyObject, request: 
   const own = new Set(parsed(object).flatMap((expr) => (expr === undefined ? [] : [canonical(expr)])));
   return parsed(other).every((expr) => {
     if (expr === undefined) return false;
-    if (onRequest(expr, request) === true && onRequest(expr, { ...request, operation: 'UPDATE' }) === true) return true;
+    // (A controller only creates Pods, and a Pod's containers' securityContext cannot be updated.)
+    if (onRequest(expr, request) === true && (!sameObjects || onRequest(expr, { ...request, operation: 'UPDATE' }) === true)) return true;
     return own.has(canonical(expr)) && (sameObjects || readsOnlyNamespace(expr));
   });
 }
@@ -504,11 +506,26 @@ const ADMISSION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject',
 /** The fields of a request that a workload's request and its Pods' share (a dry run creates no Pods). */
 const SHARED_REQUEST_FIELDS: ReadonlySet<string> = new Set(['namespace', 'dryRun']);
 
-/** Whether an expression reads nothing of the request but its namespace and dryRun (and the namespace object). */
+/**
+ * Whether an expression reads nothing of the request but its namespace and dryRun (and the
+ * namespace object): no other admission variable, however written (`.request`, CEL's leading
+ * dot), except where a macro binds the name to its own loop variable.
+ */
 function readsOnlyNamespace(expr: Expr): boolean {
-  const nodes = [...nodesOf(expr)];
-  const namespaceReads = new Set(nodes.flatMap((node) => (node.kind === 'select' && !node.testOnly && SHARED_REQUEST_FIELDS.has(node.field) && node.operand.kind === 'ident' && node.operand.name === 'request' ? [node.operand] : [])));
-  return nodes.every((node) => node.kind !== 'ident' || !ADMISSION_VARIABLES.has(node.name) || node.name === 'namespaceObject' || namespaceReads.has(node));
+  const variable = (e: Expr): string | undefined => (e.kind === 'ident' ? e.name.replace(/^\./, '') : undefined);
+  const visit = (e: Expr, bound: ReadonlySet<string>): boolean => {
+    if (e.kind === 'select' && variable(e.operand) === 'request' && !bound.has('request')) return SHARED_REQUEST_FIELDS.has(e.field);
+    if (e.kind === 'ident') {
+      const name = variable(e)!;
+      return bound.has(name) || !ADMISSION_VARIABLES.has(name) || name === 'namespaceObject';
+    }
+    if (e.kind === 'comprehension') {
+      const inner = new Set([...bound, e.iterVar, ...(e.iterVar2 === undefined ? [] : [e.iterVar2]), e.accuVar]);
+      return visit(e.iterRange, bound) && visit(e.accuInit, bound) && visit(e.loopCondition, inner) && visit(e.loopStep, inner) && visit(e.result, inner);
+    }
+    return children(e).every((child) => visit(child, bound));
+  };
+  return visit(expr, new Set());
 }
 
 function requestOf(kind: PodSpecKind): RequestAttributes {
