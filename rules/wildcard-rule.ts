@@ -36,7 +36,7 @@ function describeEntry(entry: string, scope: string): string {
 const EVERYTHING_HELP =
   "While the webhook is down every write is rejected: the control plane's (the leases in kube-node-lease that carry node heartbeats, leader election, kube-system's pods and workloads) and, for a webhook served from the cluster, its own pods', so it cannot be restarted. List the resources (and API groups) the webhook needs by name; exclude kube-system, kube-node-lease and the webhook's own namespace with namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, kube-node-lease, <its namespace>]}]}; or set failurePolicy: Ignore with a short timeout.";
 
-/** A rule in place of one no request reaches (its index kept): it names nothing. */
+/** A rule in place of a dead one (its index kept): it names nothing. */
 const NOTHING = { operations: [], apiGroups: [], apiVersions: [], resources: [] };
 
 export const rule = defineObjectRule({
@@ -58,7 +58,7 @@ export const rule = defineObjectRule({
         // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
         const judged = withKustomizeSelectors(object, run);
         for (const entry of webhooksOf(judged.object)) {
-          // A rule no request reaches (unreachable-rule: CREATE on */scale, say) intercepts nothing.
+          // A rule unreachable-rule reports as reaching no request (CREATE on */scale, say) intercepts nothing.
           const { deadRules } = webhookReachability(entry.webhook, entry.path, entry.label, run);
           const webhook = deadRules.size === 0 ? entry.webhook : { ...entry.webhook, rules: (entry.webhook.rules ?? []).map((rule, j) => (deadRules.has(j) ? NOTHING : rule)) };
           if (webhook.failurePolicy !== 'Fail') continue;
