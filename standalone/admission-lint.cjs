@@ -37659,7 +37659,7 @@ function answersFromKnownFields(expression) {
         path.unshift(at.field);
         at = at.operand;
       }
-      if (at.kind === "ident" && VARIABLES.has(at.name) && !bound.has(at.name)) {
+      if (at.kind === "ident" && ADMISSION_VARIABLES.has(at.name) && !bound.has(at.name)) {
         if (parentSelects)
           return;
         const name = [at.name, ...path].join(".");
@@ -37722,7 +37722,7 @@ function withUnknownPresenceTests(expression) {
   const flush = () => {
     out += code18.replace(PRESENCE_TEST, (whole, root, rest) => {
       const path = `${root}${rest.replace(/\s+/g, "")}`;
-      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
+      return ADMISSION_VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
     });
     code18 = "";
   };
@@ -37879,7 +37879,7 @@ function systemRequestOutcome(scope, conditions, match, operations) {
   }
   return outcome;
 }
-var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, UNKNOWN, PRESENCE_TEST, KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS, FARGATE_SCHEDULER, OTHER_SYSTEM_REQUESTERS, OVERFLOWING_CALLS, VALIDATION_OUTCOMES, SYSTEM_OUTCOMES;
+var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, ADMISSION_VARIABLES, OUTCOMES, UNKNOWN, PRESENCE_TEST, KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS, FARGATE_SCHEDULER, OTHER_SYSTEM_REQUESTERS, OVERFLOWING_CALLS, VALIDATION_OUTCOMES, SYSTEM_OUTCOMES;
 var init_system_requests = __esm({
   "dist/src/match/system-requests.js"() {
     "use strict";
@@ -37917,7 +37917,7 @@ var init_system_requests = __esm({
       "object.metadata.namespace",
       "oldObject.metadata.namespace"
     ]);
-    VARIABLES = /* @__PURE__ */ new Set(["object", "oldObject", "request", "authorizer", "params", "namespaceObject", "variables"]);
+    ADMISSION_VARIABLES = /* @__PURE__ */ new Set(["object", "oldObject", "request", "authorizer", "params", "namespaceObject", "variables"]);
     OUTCOMES = memoKey("matchConditions outcomes by expressions and requests");
     UNKNOWN = "__admission_lint_unknown";
     PRESENCE_TEST = /\bhas\(\s*([A-Za-z_]\w*)((?:\s*(?:\.\s*[A-Za-z_]\w*|\[[^[\]()]*\]))*\s*\.\s*[A-Za-z_]\w*)\s*\)/g;
@@ -47443,7 +47443,7 @@ function readsOnlyNamespace(expr) {
 function requestOf(kind) {
   return { operation: "CREATE", group: kind.group, version: kind.version, resource: kind.resource, subresource: "", namespace: "default" };
 }
-var AS_ROOT, only, OVERRIDABLE_FIELDS, POD_SPEC_KINDS, POD_KIND, ALL_GOOD, HARDENED_CONTAINER, LIMITED, BASES, LABELS, PERSON, text, namesAField, OVERRIDES, ADMISSION_VARIABLES, SHARED_REQUEST_FIELDS;
+var AS_ROOT, only, OVERRIDABLE_FIELDS, POD_SPEC_KINDS, POD_KIND, ALL_GOOD, HARDENED_CONTAINER, LIMITED, BASES, LABELS, PERSON, text, namesAField, OVERRIDES, SHARED_REQUEST_FIELDS;
 var init_container_override = __esm({
   "dist/src/match/container-override.js"() {
     "use strict";
@@ -47454,6 +47454,7 @@ var init_container_override = __esm({
     init_policies();
     init_json();
     init_bindings();
+    init_system_requests();
     init_run_scope();
     init_subresource_request();
     init_check();
@@ -47494,7 +47495,6 @@ var init_container_override = __esm({
     text = (value) => typeof value === "string" ? value : "";
     namesAField = (source) => source.includes("securityContext") || OVERRIDABLE_FIELDS.some((field) => source.includes(field.path[0]));
     OVERRIDES = memoKey("pod-level securityContext checks a container overrides, per policy");
-    ADMISSION_VARIABLES = /* @__PURE__ */ new Set(["object", "oldObject", "request", "params", "namespaceObject", "authorizer", "variables"]);
     SHARED_REQUEST_FIELDS = /* @__PURE__ */ new Set(["namespace", "dryRun"]);
   }
 });
@@ -48306,9 +48306,11 @@ function newWalkNotes() {
 function isManifestName(name) {
   return MANIFEST_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
+function fileNamed(path) {
+  return path === STDIN_PATH ? `./${path}` : path;
+}
 function displayPath2(path) {
-  const shown2 = path.split("\\").join("/");
-  return shown2 === STDIN_PATH ? `./${shown2}` : shown2;
+  return fileNamed(path.split("\\").join("/"));
 }
 function insideRoot(path, root) {
   try {
@@ -51940,7 +51942,7 @@ function templateLines(text2) {
     } else {
       const match = atDocumentStart ? SOURCE_COMMENT.exec(line2) : null;
       if (match && !match[1].includes("://"))
-        current = match[1] === STDIN_PATH ? `./${STDIN_PATH}` : match[1];
+        current = fileNamed(match[1]);
       atDocumentStart = false;
     }
     byLine.push(current);
@@ -70982,8 +70984,7 @@ function baselinePath(file, baselineDir, cwd) {
   if (file === STDIN_PATH)
     return file;
   const absolute = (0, import_node_path14.isAbsolute)(file) ? file : (0, import_node_path14.resolve)(cwd, file);
-  const path = (0, import_node_path14.relative)(baselineDir, absolute).split("\\").join("/");
-  return path === STDIN_PATH ? `./${path}` : path;
+  return fileNamed((0, import_node_path14.relative)(baselineDir, absolute).split("\\").join("/"));
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -72759,4 +72760,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 394a0030e64e702c5d6c223b9637bb59540856f7d7a71966a42a7d9e50d31116
+//# admission-lint-build 235394cf08c0e59a1f2f7b9a4016d3854db4dab68feed2dfe62405cba9ea2c50

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { STDIN_PATH } from '../load/sources.js';
+import { fileNamed, STDIN_PATH } from '../load/sources.js';
 import { writeFileAtomic } from '../output-safety/write.js';
 import { SEVERITIES, type Severity } from '../severity.js';
 import { severityAtLeast, type Finding, type Report } from './finding.js';
@@ -69,9 +69,8 @@ type Fingerprint = Omit<BaselineEntry, 'count' | 'severity'>;
 function baselinePath(file: string, baselineDir: string, cwd: string): string {
   if (file === STDIN_PATH) return file;
   const absolute = isAbsolute(file) ? file : resolve(cwd, file);
-  const path = relative(baselineDir, absolute).split('\\').join('/');
-  // A file named as standard input is shown keeps its `./` (src/load/sources.ts displayPath).
-  return path === STDIN_PATH ? `./${path}` : path;
+  // A file named as standard input is shown keeps its `./`.
+  return fileNamed(relative(baselineDir, absolute).split('\\').join('/'));
 }
 
 export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string): Fingerprint {

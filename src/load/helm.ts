@@ -5,7 +5,7 @@
  * lines), and each finding records the stream it was read from (`rendered`).
  */
 import type { ParsedFile, Span } from '../parse/yaml.js';
-import { STDIN_PATH, type SourceFile } from './sources.js';
+import { fileNamed, type SourceFile } from './sources.js';
 
 const DOCUMENT_MARKER = /^(---|\.\.\.)(\s|$)/;
 /** Exactly helm's comment. A URL ("# Source: https://…", a note where YAML was copied from) is not a template. */
@@ -27,7 +27,7 @@ export function templateLines(text: string): (string | null)[] {
     } else {
       const match = atDocumentStart ? SOURCE_COMMENT.exec(line) : null;
       // Named as standard input is shown, a template would be taken for it (--stdin-filename, the formats).
-      if (match && !match[1]!.includes('://')) current = match[1] === STDIN_PATH ? `./${STDIN_PATH}` : match[1]!;
+      if (match && !match[1]!.includes('://')) current = fileNamed(match[1]!);
       atDocumentStart = false;
     }
     byLine.push(current);

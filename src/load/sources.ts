@@ -57,13 +57,16 @@ function isManifestName(name: string): boolean {
 }
 
 /**
- * Keeps the display path in the user's own terms: relative stays relative, `/` separators. A file
- * named as standard input is shown (`<stdin>`) is `./<stdin>`: the formats, --stdin-filename and
- * --fix take `<stdin>` for standard input.
+ * A file's name as findings show it: one named as standard input is shown (`<stdin>`) is
+ * `./<stdin>`, since the formats, --stdin-filename and --fix take `<stdin>` for standard input.
  */
+export function fileNamed(path: string): string {
+  return path === STDIN_PATH ? `./${path}` : path;
+}
+
+/** Keeps the display path in the user's own terms: relative stays relative, `/` separators (fileNamed). */
 function displayPath(path: string): string {
-  const shown = path.split('\\').join('/');
-  return shown === STDIN_PATH ? `./${shown}` : shown;
+  return fileNamed(path.split('\\').join('/'));
 }
 
 /** Whether `path` resolves to a place inside `root` (a real path), so a walk never leaves the folder it was given. */

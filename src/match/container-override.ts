@@ -28,7 +28,7 @@ import type { PolicyObject } from '../model/objects.js';
 import { bindingCanReject, bindingSpec, policySpec } from '../model/policies.js';
 import { isRecord } from '../json.js';
 import { policyIndexOf } from './bindings.js';
-import type { Requester } from './system-requests.js';
+import { ADMISSION_VARIABLES, type Requester } from './system-requests.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { bindingMatchesRequest, onRequest, policySeesRequest, validatingWebhookSees, type RequestAttributes } from './subresource-request.js';
 import { parseExpression } from '../cel/check/index.js';
@@ -500,8 +500,6 @@ function canonical(expr: Expr): string {
   return JSON.stringify(expr, (key, value: unknown) => (key === 'offset' ? undefined : typeof value === 'bigint' ? `${value}n` : value));
 }
 
-/** The variables of an admission expression; other names are a macro's loop variables. */
-const ADMISSION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'params', 'namespaceObject', 'authorizer', 'variables']);
 
 /** The fields of a request that a workload's request and its Pods' share (a dry run creates no Pods). */
 const SHARED_REQUEST_FIELDS: ReadonlySet<string> = new Set(['namespace', 'dryRun']);

@@ -121,7 +121,8 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'object.metadata.namespace',
   'oldObject.metadata.namespace',
 ]);
-const VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'params', 'namespaceObject', 'variables']);
+/** The variables of an admission expression (other names are a macro's loop variables). */
+export const ADMISSION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'params', 'namespaceObject', 'variables']);
 
 /**
  * Whether evaluating the expression over the known fields alone gives the answer it has on the
@@ -143,7 +144,7 @@ export function answersFromKnownFields(expression: string): boolean {
         path.unshift(at.field);
         at = at.operand;
       }
-      if (at.kind === 'ident' && VARIABLES.has(at.name) && !bound.has(at.name)) {
+      if (at.kind === 'ident' && ADMISSION_VARIABLES.has(at.name) && !bound.has(at.name)) {
         if (parentSelects) return;
         const name = [at.name, ...path].join('.');
         const testOnly = e.kind === 'select' && e.testOnly;
@@ -224,7 +225,7 @@ export function withUnknownPresenceTests(expression: string): string {
   const flush = (): void => {
     out += code.replace(PRESENCE_TEST, (whole: string, root: string, rest: string) => {
       const path = `${root}${rest.replace(/\s+/g, '')}`;
-      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
+      return ADMISSION_VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
     });
     code = '';
   };
